@@ -1,0 +1,36 @@
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/database';
+
+export interface SigningKeys {
+  /** Private keys for the identity server, newest first (the first one signs). */
+  privateJwks: JWK[];
+  /** Public keys for anyone who verifies tokens (the API, the JWKS endpoint). */
+  publicJwks: JWK[];
+}
+
+/**
+ * Keys live in the database so that every instance signs and verifies with the same ones and a restart signs
+ * nobody out. The first instance to start creates the key; ON CONFLICT keeps a race between two starts harmless.
+ */
+export async function loadOrCreateSigningKeys(db: Queryable): Promise<SigningKeys> {
+  let rows = await readKeys(db);
+  if (rows.length === 0) {
+    const kid = randomUUID();
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+    await db.query(
+      'INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING',
+      [kid, JSON.stringify(privateJwk), JSON.stringify(publicJwk)],
+    );
+    rows = await readKeys(db);
+  }
+  return { privateJwks: rows.map((r) => r.private_jwk), publicJwks: rows.map((r) => r.public_jwk) };
+}
+
+async function readKeys(db: Queryable) {
+  return db.query<{ private_jwk: JWK; public_jwk: JWK }>(
+    'SELECT private_jwk, public_jwk FROM signing_keys ORDER BY created_at DESC',
+  );
+}
