@@ -1,0 +1,37 @@
+import { Schema } from 'effect';
+
+// Error bodies of the API. The console reads `message` (or `error`, or `details`) and shows `description`.
+
+/** 400, 401, 403, 404, 409, 5xx: what went wrong and what the person can do about it. */
+export const ApiErrorBody = Schema.Struct({
+  message: Schema.String,
+  description: Schema.String,
+});
+export type ApiErrorBody = typeof ApiErrorBody.Type;
+
+/** 422: a rule of the product was broken; `details` maps each field to its messages. */
+export const ValidationErrorBody = Schema.Struct({
+  message: Schema.String,
+  description: Schema.optionalKey(Schema.String),
+  details: Schema.Record(Schema.String, Schema.Array(Schema.String)),
+});
+export type ValidationErrorBody = typeof ValidationErrorBody.Type;
+
+export const VALIDATION_ERROR_MESSAGE = 'Validation error';
+
+// Texts of the spec that the server and the console both use.
+export const ErrorText = {
+  invalidOperation: 'This operation is not valid',
+  invalidOperationBillingDescription:
+    'You tried to perform an invalid operation. Nothing will be changed regarding your billing information. Please reload the page and try again.',
+  invalidOperationAccountDescription:
+    'You tried to perform an invalid operation. Nothing will be changed regarding your account information. Please reload the page and try again.',
+  invitationInvalid: 'Invitation expired or invalid.',
+  invitationInvalidDescription: 'Invitation expired or invalid. Inviting user must re-send invitation.',
+  alreadyOwnsOrganization: 'You already own an organization and cannot create more.',
+  onlyOrganizationMembers: 'Only organization members can be added',
+  organizationModeOnly:
+    'Inviting additional users to your project is only available in organization mode. Switch to an organization to add members.',
+  pendingPayments: 'You have pending payments',
+  unknownError: 'Unknown error',
+} as const;

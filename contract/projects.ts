@@ -1,0 +1,68 @@
+import { Schema } from 'effect';
+import { Id, IdFromString } from './common';
+
+// Projects and their members (spec 000 §2 Project Settings, §3 Project, §5, §7 Projects).
+
+export const PROJECT_NAME_MESSAGE = 'The project name must have at least 3 characters';
+export const SELECT_ONE_USER = 'Please select one user.';
+export const PROJECT_NAME_MISMATCH = 'Project name does not match';
+
+/** A slug is the lower-cased name with every run of other characters as one dash, then a dash and the id. */
+export function projectSlug(name: string, id: number): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return base ? `${base}-${id}` : `project-${id}`;
+}
+
+/** The numeric id at the end of a slug, or null when the slug is not in that form. */
+export function projectIdFromSlug(slug: string): number | null {
+  const match = /^[a-z0-9-]*-(\d+)$/.exec(slug);
+  return match ? Number(match[1]) : null;
+}
+
+export const Project = Schema.Struct({
+  id: Schema.Number,
+  name: Schema.String,
+  organization_id: Schema.NullOr(Schema.Number),
+  user_id: Schema.String,
+  billing_account_id: Schema.NullOr(Schema.Number),
+  slug: Schema.String,
+  /** The current user may delete it (spec: the project owner). */
+  owner: Schema.Boolean,
+});
+export type Project = typeof Project.Type;
+export const ProjectList = Schema.Array(Project);
+
+/** POST projects/ */
+export const CreateProjectBody = Schema.Struct({
+  name: Schema.Trim.pipe(Schema.check(Schema.isMinLength(3, { message: PROJECT_NAME_MESSAGE }))).annotateKey({
+    messageMissingKey: PROJECT_NAME_MESSAGE,
+  }),
+});
+export type CreateProjectBody = typeof CreateProjectBody.Type;
+export const CreateProjectResponse = Schema.Struct({ message: Schema.String, id: Schema.Number, slug: Schema.String });
+export type CreateProjectResponse = typeof CreateProjectResponse.Type;
+
+/** POST projects/users */
+export const AddProjectUserBody = Schema.Struct({
+  user_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1, { message: SELECT_ONE_USER }))).annotateKey({
+    messageMissingKey: SELECT_ONE_USER,
+  }),
+  project_id: Id.annotateKey({ messageMissingKey: 'The project id is missing' }),
+});
+export type AddProjectUserBody = typeof AddProjectUserBody.Type;
+
+/** GET projects/users?project_id */
+export const ProjectUser = Schema.Struct({
+  id: Schema.String,
+  given_name: Schema.String,
+  family_name: Schema.String,
+  email: Schema.String,
+});
+export type ProjectUser = typeof ProjectUser.Type;
+export const ProjectUserList = Schema.Array(ProjectUser);
+
+/** DELETE projects?project_id */
+export const DeleteProjectQuery = Schema.Struct({
+  project_id: IdFromString.annotateKey({ messageMissingKey: 'The project id is missing' }),
+});
+export type DeleteProjectQuery = typeof DeleteProjectQuery.Type;
