@@ -1,0 +1,633 @@
+// Model-based tests for XState machines: one helper every machine's test uses.
+//
+// The machine is its own model. xstate/graph walks it (shortest paths and simple paths) with the sample events the
+// test gives; every generated path is then REPLAYED against a real actor of the same machine, and optionally against
+// the machine's React view, asserting each visited state. Paths are computed by the pure `machine.transition`, so
+// invoked actors never run during generation: their outcomes appear as `xstate.done.actor.<id>` and
+// `xstate.error.actor.<id>` events, and delayed transitions as `xstate.after.<delay>.<state id>` events.
+//
+// Replay makes those outcomes real instead of faking them:
+// - every actor named in the machine's setup() is replaced by a controlled promise double (unless the test supplies
+//   its own); `xstate.done.actor.<id>` resolves the running double with the sample's `output`,
+//   `xstate.error.actor.<id>` rejects it with the sample's `error`. If no such actor is running the step fails,
+//   because the real machine did not invoke what the model expected.
+// - the actor runs on a manual clock; `xstate.after.*` advances it timer by timer until the actor really received
+//   that delayed event (a shorter timer that fires first changes the state and fails the step, as it would in life).
+//
+// Completeness is enforced twice: by type (the `states` maps are `Record<LeafStateKey, ...>`, the `events` map a
+// `Record<EventType, ...>`) and at run time (every leaf state of the definition needs an assertion, every event used
+// in a transition needs samples, every active leaf state met during replay needs an assertion), because a path
+// through a state without an assertion would otherwise pass silently.
+import type { ReactElement } from 'react';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createActor,
+  fromPromise,
+  type AnyActorLogic,
+  type AnyEventObject,
+  type AnyStateMachine,
+  type AnyMachineSnapshot,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+  type EventFrom,
+  type SnapshotFrom,
+  type StateValueFrom,
+  type Actor,
+  type InspectionEvent,
+} from 'xstate';
+import { getAdjacencyMap, getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
+import { writeCoverage, type MachineCoverage } from './model-coverage';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Types: keys derived from the machine so that `satisfies` catches a missing state or event at compile time.
+
+type AllStateKeys<V> = V extends string
+  ? V
+  : V extends object
+    ? { [K in keyof V & string]-?: K | `${K}.${AllStateKeys<NonNullable<V[K]>>}` }[keyof V & string]
+    : never;
+type ParentKeys<K> = K extends `${infer Head}.${infer Rest}` ? Head | `${Head}.${ParentKeys<Rest>}` : never;
+
+/** Dot paths of the machine's leaf states (atomic and final), e.g. 'editing.pristine' | 'submitting'. */
+export type LeafStateKey<TMachine extends AnyStateMachine> = Exclude<
+  AllStateKeys<StateValueFrom<TMachine>>,
+  ParentKeys<AllStateKeys<StateValueFrom<TMachine>>>
+>;
+
+export type EventType<TMachine extends AnyStateMachine> = EventFrom<TMachine>['type'];
+
+/**
+ * Sample events per event type. An event type the machine declares but never handles may have `[]`; one used in a
+ * transition needs at least one sample. Invoked actors' outcomes are listed under `xstate.done.actor.<id>` /
+ * `xstate.error.actor.<id>` (checked at run time: their ids are not in the machine's type).
+ */
+export type ModelEvents<TMachine extends AnyStateMachine> = {
+  [K in EventType<TMachine>]: ReadonlyArray<Extract<EventFrom<TMachine>, { type: K }>>;
+} & {
+  [K: `xstate.done.actor.${string}`]: ReadonlyArray<{ type: string; output?: unknown }>;
+  [K: `xstate.error.actor.${string}`]: ReadonlyArray<{ type: string; error?: unknown }>;
+};
+
+export type StateAssertion<TMachine extends AnyStateMachine> = (
+  snapshot: SnapshotFrom<TMachine>,
+) => void | Promise<void>;
+
+/** One assertion per leaf state, run whenever that leaf is active after a step. */
+export type ModelStates<TMachine extends AnyStateMachine> = Record<LeafStateKey<TMachine>, StateAssertion<TMachine>>;
+
+export interface ViewContext<TMachine extends AnyStateMachine, TEvent extends AnyEventObject = AnyEventObject> {
+  /** @testing-library/react's screen, bound to document.body. */
+  screen: typeof import('@testing-library/react').screen;
+  /** A user-event instance created for this path. */
+  user: ReturnType<typeof import('@testing-library/user-event').default.setup>;
+  /** The event the step takes (for view events) or the event that led here (for view states). */
+  event: TEvent;
+  snapshot: SnapshotFrom<TMachine>;
+  actor: Actor<TMachine>;
+}
+
+/**
+ * An event that no user action produces (a token expiring, a message from the identity client) is marked
+ * 'send-to-actor': in view replay the harness sends it to the actor directly. Outcome and delayed events are always
+ * performed by the harness (settling a double, advancing the clock), so they are not listed here.
+ */
+export type ViewEvents<TMachine extends AnyStateMachine> = {
+  [K in EventType<TMachine>]:
+    | ((context: ViewContext<TMachine, Extract<EventFrom<TMachine>, { type: K }>>) => void | Promise<void>)
+    | 'send-to-actor';
+};
+
+export type ViewStates<TMachine extends AnyStateMachine> = Record<
+  LeafStateKey<TMachine>,
+  (context: ViewContext<TMachine>) => void | Promise<void>
+>;
+
+export interface ModelView<TMachine extends AnyStateMachine> {
+  /** Renders the view for an actor the harness created and started. */
+  render: (actor: Actor<TMachine>) => ReactElement;
+  events: ViewEvents<TMachine>;
+  states: ViewStates<TMachine>;
+}
+
+export interface ModelOptions<TMachine extends AnyStateMachine> {
+  /** Name in the coverage table and the coverage file; defaults to the machine id. */
+  name?: string;
+  /** The machine with every React/browser effect already provided with test doubles. */
+  machine: TMachine;
+  input?: unknown;
+  events: ModelEvents<TMachine>;
+  states: ModelStates<TMachine>;
+  /**
+   * Actor doubles the harness must not replace with controlled promises (callbacks, observables, child machines).
+   * A factory, so that every replay gets fresh doubles.
+   */
+  actors?: () => Record<string, AnyActorLogic>;
+  view?: ModelView<TMachine>;
+  /**
+   * How a state is told apart from another during path generation. Defaults to its value plus its whole context as
+   * JSON; give a narrower projection when the context holds refs or grows without bound.
+   */
+  serializeContext?: (context: SnapshotFrom<TMachine>['context']) => unknown;
+  /** Upper bound on replayed paths after de-duplication; exceeding it fails instead of silently dropping paths. */
+  maxPaths?: number;
+  /** Simple paths can explode; turn them off for a machine whose shortest paths already cover everything. */
+  simplePaths?: boolean;
+  /**
+   * States (dot paths) or transitions (ids as printed by the coverage check) that cannot be reached, with the
+   * reason. Listing something that IS covered fails, so the list cannot go stale.
+   */
+  uncovered?: { states?: string[]; transitions?: string[]; reason: string };
+}
+
+export interface ModelPath {
+  kind: 'shortest' | 'edge' | 'simple';
+  description: string;
+  steps: Array<{ event: AnyEventObject; value: unknown }>;
+}
+
+export interface ModelPlan<TMachine extends AnyStateMachine> {
+  options: ModelOptions<TMachine>;
+  name: string;
+  paths: ModelPath[];
+  leafKeys: string[];
+  allStateIds: string[];
+  allTransitionIds: string[];
+  coverage: {
+    states: Set<string>;
+    transitions: Set<string>;
+    pathsReplayed: { machine: number; view: number };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Definition walking
+
+function allStateNodes(node: AnyStateNode): AnyStateNode[] {
+  return Object.values(node.states as Record<string, AnyStateNode>).flatMap((child) => [child, ...allStateNodes(child)]);
+}
+
+function keyOf(node: AnyStateNode): string {
+  return node.path.join('.');
+}
+
+function isLeaf(node: AnyStateNode): boolean {
+  return node.type === 'atomic' || node.type === 'final';
+}
+
+function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
+  return [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
+}
+
+/**
+ * A stable id for a transition definition: source state, event and position among that event's candidates, so
+ * that guarded alternatives count separately. Stable across machine.provide(), which rebuilds the state nodes.
+ */
+export function transitionId(transition: AnyTransitionDefinition): string | undefined {
+  const source = transition.source;
+  const candidates: AnyTransitionDefinition[] =
+    transition.eventType === '' ? (source.always ?? []) : (source.transitions.get(transition.eventType) ?? []);
+  const index = candidates.indexOf(transition);
+  if (index < 0) return undefined;
+  const event = transition.eventType === '' ? 'always' : transition.eventType;
+  const targets = transition.target?.map((t) => keyOf(t) || '(root)').join(',') ?? '(self)';
+  return `${keyOf(source) || '(root)'} --${event}[${index}]--> ${targets}`;
+}
+
+function isInternalEvent(type: string): boolean {
+  return type.startsWith('xstate.after.') || type.startsWith('xstate.done.state.') || type === '' || type === '*';
+}
+
+function activeLeafKeys(snapshot: { _nodes: AnyStateNode[] }): string[] {
+  return snapshot._nodes.filter(isLeaf).map(keyOf);
+}
+
+function describeEvent(event: AnyEventObject): string {
+  const { type, ...rest } = event;
+  const payload = Object.keys(rest).length ? ` ${safeJson(rest)}` : '';
+  return `${type}${payload}`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? `Error(${v.message})` : v)) ?? 'undefined';
+  } catch {
+    return '[unserialisable]';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plan: validation and path generation
+
+export function createModelPlan<TMachine extends AnyStateMachine>(options: ModelOptions<TMachine>): ModelPlan<TMachine> {
+  const { machine } = options;
+  const nodes = allStateNodes(machine.root);
+  const leafKeys = nodes.filter(isLeaf).map(keyOf);
+  const allTransitionIds = [machine.root, ...nodes]
+    .flatMap(transitionsOf)
+    .map(transitionId)
+    .filter((id): id is string => id !== undefined);
+
+  checkStateMap('states', leafKeys, options.states as Record<string, unknown>);
+  if (options.view) checkStateMap('view.states', leafKeys, options.view.states as Record<string, unknown>);
+
+  const events = options.events as unknown as Record<string, readonly AnyEventObject[]>;
+  const handled = new Set(
+    [machine.root, ...nodes].flatMap(transitionsOf).map((t) => t.eventType).filter((type) => !isInternalEvent(type)),
+  );
+  const missingEvents = [...handled].filter((type) => !events[type] || events[type].length === 0);
+  if (missingEvents.length) {
+    throw new Error(`Model of '${machine.id}': no sample events for ${missingEvents.map((t) => `'${t}'`).join(', ')}`);
+  }
+  for (const [type, samples] of Object.entries(events)) {
+    for (const sample of samples) {
+      if (sample.type !== type) throw new Error(`Model of '${machine.id}': sample under '${type}' has type '${sample.type}'`);
+    }
+  }
+  if (options.view) {
+    const viewEvents = options.view.events as Record<string, unknown>;
+    const missingView = [...handled].filter(
+      (type) => !type.startsWith('xstate.done.actor.') && !type.startsWith('xstate.error.actor.') && !viewEvents[type],
+    );
+    if (missingView.length) {
+      throw new Error(`View of '${machine.id}': no user action for ${missingView.map((t) => `'${t}'`).join(', ')}`);
+    }
+  }
+
+  const serializeContext = options.serializeContext ?? ((context: unknown) => context);
+  const traversal = {
+    input: options.input,
+    events: (snapshot: AnyMachineSnapshot) =>
+      // Only event types the current state handles: the rest would be no-op self-loops in the graph.
+      [...new Set(snapshot._nodes.flatMap((node: AnyStateNode) => [...node.transitions.keys()]))]
+        .filter((type: string) => !type.startsWith('xstate.done.state.') && type !== '*')
+        .flatMap((type: string) => (type.startsWith('xstate.after.') ? [{ type }] : (events[type] ?? []))),
+    serializeState: (snapshot: AnyMachineSnapshot) =>
+      safeJson({ value: snapshot.value, status: snapshot.status, context: serializeContext(snapshot.context) }),
+  };
+
+  const generated: ModelPath[] = [];
+  const toModelPath = (kind: ModelPath['kind'], path: StatePath<AnyMachineSnapshot, AnyEventObject>): ModelPath => {
+    const steps = path.steps.map((step) => ({ event: step.event, value: step.state.value }));
+    const description = steps
+      .slice(1)
+      .map((s) => describeEvent(s.event))
+      .join(' → ');
+    return { kind, steps, description: description || '(initial state)' };
+  };
+  const shortest = getShortestPaths(machine, traversal as never) as unknown as Array<
+    StatePath<AnyMachineSnapshot, AnyEventObject>
+  >;
+  for (const path of shortest) generated.push(toModelPath('shortest', path));
+  // Paths to states alone miss every transition into an already-reached state (a loop back, a retry): extend the
+  // shortest path to each state by every event it handles, so each edge of the graph is replayed at least once.
+  const shortestByState = new Map(shortest.map((path) => [traversal.serializeState(path.state), path]));
+  const adjacency = getAdjacencyMap(machine, traversal as never) as unknown as Record<
+    string,
+    { transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }
+  >;
+  for (const [serialized, { transitions }] of Object.entries(adjacency)) {
+    const head = shortestByState.get(serialized);
+    if (!head) continue;
+    for (const { event, state } of Object.values(transitions)) {
+      const path = toModelPath('edge', head);
+      path.steps.push({ event, value: state.value });
+      path.description = path.steps.slice(1).map((s) => describeEvent(s.event)).join(' → ');
+      generated.push(path);
+    }
+  }
+  if (options.simplePaths !== false) {
+    for (const path of getSimplePaths(machine, traversal as never)) generated.push(toModelPath('simple', path as never));
+  }
+  const paths = dropPrefixPaths(generated);
+  const maxPaths = options.maxPaths ?? 400;
+  if (paths.length > maxPaths) {
+    throw new Error(
+      `Model of '${machine.id}': ${paths.length} paths exceed maxPaths ${maxPaths}; narrow serializeContext, ` +
+        'turn off simplePaths, or raise maxPaths',
+    );
+  }
+
+  return {
+    options,
+    name: options.name ?? machine.id,
+    paths,
+    leafKeys,
+    allStateIds: nodes.map(keyOf),
+    allTransitionIds,
+    coverage: { states: new Set(), transitions: new Set(), pathsReplayed: { machine: 0, view: 0 } },
+  };
+}
+
+function checkStateMap(label: string, leafKeys: string[], map: Record<string, unknown>): void {
+  const missing = leafKeys.filter((key) => typeof map[key] !== 'function');
+  const unknown = Object.keys(map).filter((key) => !leafKeys.includes(key));
+  const problems = [
+    missing.length ? `no assertion for state(s) ${missing.map((k) => `'${k}'`).join(', ')}` : '',
+    unknown.length ? `assertions for unknown state(s) ${unknown.map((k) => `'${k}'`).join(', ')}` : '',
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`Model ${label}: ${problems.join('; ')}`);
+}
+
+/** Replaying A→B→C also replays A→B: keep only paths that are not a prefix of another (shortest ones first). */
+function dropPrefixPaths(paths: ModelPath[]): ModelPath[] {
+  const signature = (path: ModelPath) => path.steps.slice(1).map((s) => safeJson(s.event));
+  const seen = new Map<string, ModelPath>();
+  for (const path of paths) {
+    const key = signature(path).join('\u0000');
+    if (!seen.has(key)) seen.set(key, path);
+  }
+  const unique = [...seen.values()];
+  return unique.filter((path) => {
+    const own = signature(path);
+    return !unique.some((other) => {
+      if (other === path) return false;
+      const longer = signature(other);
+      return longer.length > own.length && own.every((event, i) => event === longer[i]);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replay
+
+/** A clock the harness advances by hand; xstate schedules `after` timers on it (its `clock` actor option). */
+class ManualClock {
+  private now = 0;
+  private nextId = 0;
+  private readonly timers = new Map<number, { due: number; fn: () => void }>();
+
+  setTimeout(fn: (...args: unknown[]) => void, timeout: number): number {
+    const id = this.nextId++;
+    this.timers.set(id, { due: this.now + timeout, fn });
+    return id;
+  }
+
+  clearTimeout(id: number): void {
+    this.timers.delete(id);
+  }
+
+  /** Fires the earliest pending timer; false when none is pending. */
+  fireNext(): boolean {
+    const next = [...this.timers.entries()].sort(([a, x], [b, y]) => x.due - y.due || a - b)[0];
+    if (!next) return false;
+    const [id, timer] = next;
+    this.timers.delete(id);
+    this.now = timer.due;
+    timer.fn();
+    return true;
+  }
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Controlled promise doubles for every actor in the machine's setup(), keyed by the invoked actor's id. */
+function createDoubles(machine: AnyStateMachine, overrides: Record<string, AnyActorLogic>) {
+  const running = new Map<string, Pending>();
+  const names = Object.keys((machine.implementations.actors ?? {}) as Record<string, unknown>);
+  const actors: Record<string, AnyActorLogic> = {};
+  for (const name of names) {
+    actors[name] =
+      overrides[name] ??
+      fromPromise(
+        ({ self, signal }) =>
+          new Promise((resolve, reject) => {
+            running.set(self.id, { resolve, reject });
+            signal.addEventListener('abort', () => running.delete(self.id));
+          }),
+      );
+  }
+  for (const [name, logic] of Object.entries(overrides)) actors[name] ??= logic;
+  const settle = (id: string, outcome: 'done' | 'error', value: unknown) => {
+    const pending = running.get(id);
+    if (!pending) {
+      throw new Error(`No running invoked actor '${id}' to ${outcome === 'done' ? 'complete' : 'fail'}`);
+    }
+    running.delete(id);
+    if (outcome === 'done') pending.resolve(value);
+    else pending.reject(value);
+  };
+  return { actors, settle };
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+interface Replayer<TMachine extends AnyStateMachine> {
+  actor: Actor<TMachine>;
+  perform: (event: AnyEventObject) => Promise<void>;
+  received: () => string[];
+  errors: unknown[];
+}
+
+function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>): Replayer<TMachine> {
+  const { options } = plan;
+  const doubles = createDoubles(options.machine, options.actors?.() ?? {});
+  const machine = options.machine.provide({ actors: doubles.actors } as never) as TMachine;
+  const clock = new ManualClock();
+  const receivedTypes: string[] = [];
+  const errors: unknown[] = [];
+  let root: Actor<TMachine> | undefined;
+  const actor = createActor(machine, {
+    clock,
+    input: options.input,
+    inspect: (inspection: InspectionEvent) => {
+      if (!root || inspection.actorRef !== root) return;
+      if (inspection.type === '@xstate.microstep') {
+        for (const transition of (inspection as { _transitions: AnyTransitionDefinition[] })._transitions) {
+          const id = transitionId(transition);
+          if (id) plan.coverage.transitions.add(id);
+        }
+      }
+      if (inspection.type === '@xstate.event') receivedTypes.push(inspection.event.type);
+    },
+  } as never) as Actor<TMachine>;
+  root = actor;
+  actor.subscribe({ error: (error) => errors.push(error) });
+
+  const perform = async (event: AnyEventObject) => {
+    const type = event.type;
+    if (type.startsWith('xstate.done.actor.')) {
+      doubles.settle(type.slice('xstate.done.actor.'.length), 'done', (event as { output?: unknown }).output);
+    } else if (type.startsWith('xstate.error.actor.')) {
+      doubles.settle(type.slice('xstate.error.actor.'.length), 'error', (event as { error?: unknown }).error);
+    } else if (type.startsWith('xstate.after.')) {
+      const before = receivedTypes.length;
+      while (!receivedTypes.slice(before).includes(type)) {
+        if (!clock.fireNext()) throw new Error(`The delayed event '${type}' was never scheduled`);
+        await tick();
+      }
+    } else {
+      actor.send(event as never);
+    }
+    // Promise doubles settle on the microtask queue; one macrotask lets every chained reaction finish.
+    await tick();
+    await tick();
+  };
+  return { actor, perform, received: () => receivedTypes, errors };
+}
+
+function checkReachedState(plan: ModelPlan<AnyStateMachine>, snapshot: AnySnapshotLike, step: ModelPath['steps'][number], where: string) {
+  const actual = safeJson(snapshot.value);
+  const expected = safeJson(step.value);
+  if (actual !== expected) {
+    throw new Error(
+      `${where}: after '${describeEvent(step.event)}' the model expects ${expected} but the actor is in ${actual}`,
+    );
+  }
+  for (const node of snapshot._nodes) plan.coverage.states.add(keyOf(node));
+}
+
+type AnySnapshotLike = { value: unknown; _nodes: AnyStateNode[]; status: string };
+
+function assertionFor<T>(map: Record<string, T>, key: string, label: string): T {
+  const assertion = map[key];
+  // Checked again here (not only in createModelPlan): a reachable state without an assertion must never pass.
+  if (typeof assertion !== 'function') throw new Error(`No ${label} assertion for reachable state '${key}'`);
+  return assertion;
+}
+
+/** Replays one path against a real actor, asserting every visited state. */
+export async function replayOnMachine<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>, path: ModelPath): Promise<void> {
+  const replayer = createReplayer(plan);
+  const { actor } = replayer;
+  const states = plan.options.states as unknown as Record<string, StateAssertion<TMachine>>;
+  try {
+    for (const [index, step] of path.steps.entries()) {
+      if (index === 0) actor.start();
+      else await replayer.perform(step.event);
+      if (replayer.errors.length) throw replayer.errors[0];
+      const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine> & AnySnapshotLike;
+      checkReachedState(plan as never, snapshot, step, `step ${index}`);
+      for (const key of activeLeafKeys(snapshot)) {
+        await assertionFor(states, key, 'machine')(snapshot);
+      }
+    }
+    plan.coverage.pathsReplayed.machine += 1;
+  } finally {
+    actor.stop();
+  }
+}
+
+/** Replays one path through the React view in jsdom: user actions in, DOM assertions out. */
+export async function replayOnView<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>, path: ModelPath): Promise<void> {
+  const view = plan.options.view;
+  if (!view) throw new Error(`Model '${plan.name}' has no view adapter`);
+  const [{ render, screen, cleanup, act }, { default: userEvent }] = await Promise.all([
+    import('@testing-library/react'),
+    import('@testing-library/user-event'),
+  ]);
+  const replayer = createReplayer(plan);
+  const { actor } = replayer;
+  const user = userEvent.setup();
+  const viewEvents = view.events as unknown as Record<
+    string,
+    ((context: ViewContext<TMachine>) => void | Promise<void>) | 'send-to-actor' | undefined
+  >;
+  const viewStates = view.states as unknown as Record<string, (context: ViewContext<TMachine>) => void | Promise<void>>;
+  const context = (event: AnyEventObject): ViewContext<TMachine> => ({
+    screen,
+    user,
+    event,
+    actor,
+    snapshot: actor.getSnapshot() as SnapshotFrom<TMachine>,
+  });
+  try {
+    for (const [index, step] of path.steps.entries()) {
+      if (index === 0) {
+        actor.start();
+        render(view.render(actor));
+      } else {
+        const type = step.event.type;
+        const action = viewEvents[type];
+        if (typeof action === 'function') {
+          await action(context(step.event));
+        } else if (action === 'send-to-actor' || type.startsWith('xstate.')) {
+          await act(() => replayer.perform(step.event));
+        } else {
+          throw new Error(`No user action for event '${type}'`);
+        }
+        await act(() => tick());
+      }
+      if (replayer.errors.length) throw replayer.errors[0];
+      const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine> & AnySnapshotLike;
+      checkReachedState(plan as never, snapshot, step, `view step ${index}`);
+      for (const key of activeLeafKeys(snapshot)) {
+        await assertionFor(viewStates, key, 'view')(context(step.event));
+      }
+    }
+    plan.coverage.pathsReplayed.view += 1;
+  } finally {
+    cleanup();
+    actor.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Coverage
+
+export function summarizeCoverage(plan: ModelPlan<AnyStateMachine>): MachineCoverage {
+  const missingStates = plan.allStateIds.filter((id) => !plan.coverage.states.has(id));
+  const missingTransitions = plan.allTransitionIds.filter((id) => !plan.coverage.transitions.has(id));
+  return {
+    machine: plan.name,
+    states: { covered: plan.allStateIds.length - missingStates.length, total: plan.allStateIds.length, missing: missingStates },
+    transitions: {
+      covered: plan.allTransitionIds.length - missingTransitions.length,
+      total: plan.allTransitionIds.length,
+      missing: missingTransitions,
+    },
+    paths: { generated: plan.paths.length, machine: plan.coverage.pathsReplayed.machine, view: plan.coverage.pathsReplayed.view },
+  };
+}
+
+/** Fails unless every state and transition was covered, except the ones declared unreachable (which must not be). */
+export function checkFullCoverage(plan: ModelPlan<AnyStateMachine>): void {
+  const summary = summarizeCoverage(plan);
+  const allowedStates = plan.options.uncovered?.states ?? [];
+  const allowedTransitions = plan.options.uncovered?.transitions ?? [];
+  const problems: string[] = [];
+  const unexpectedStates = summary.states.missing.filter((s) => !allowedStates.includes(s));
+  const unexpectedTransitions = summary.transitions.missing.filter((t) => !allowedTransitions.includes(t));
+  if (unexpectedStates.length) problems.push(`states never reached: ${unexpectedStates.join(', ')}`);
+  if (unexpectedTransitions.length) problems.push(`transitions never taken:\n  ${unexpectedTransitions.join('\n  ')}`);
+  const staleStates = allowedStates.filter((s) => !summary.states.missing.includes(s));
+  const staleTransitions = allowedTransitions.filter((t) => !summary.transitions.missing.includes(t));
+  if (staleStates.length || staleTransitions.length) {
+    problems.push(`declared uncovered but covered: ${[...staleStates, ...staleTransitions].join(', ')}`);
+  }
+  if (problems.length) throw new Error(`Coverage of '${plan.name}': ${problems.join('; ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The vitest wrapper every machine test uses
+
+/**
+ * Registers one test per generated path (machine, and view when given), then a coverage test, and writes the
+ * coverage file for the table `npm test` prints.
+ */
+export function describeModel<TMachine extends AnyStateMachine>(title: string, options: ModelOptions<TMachine>): ModelPlan<TMachine> {
+  const plan = createModelPlan(options);
+  describe(title, () => {
+    describe('machine paths', () => {
+      for (const path of plan.paths) {
+        it(`${path.kind}: ${path.description}`, () => replayOnMachine(plan, path));
+      }
+    });
+    if (options.view) {
+      describe('view paths', () => {
+        for (const path of plan.paths) {
+          it(`${path.kind}: ${path.description}`, () => replayOnView(plan, path));
+        }
+      });
+    }
+    it('covers every state and transition', () => {
+      expect(plan.coverage.pathsReplayed.machine).toBe(plan.paths.length);
+      if (options.view) expect(plan.coverage.pathsReplayed.view).toBe(plan.paths.length);
+      checkFullCoverage(plan as never);
+    });
+    afterAll(() => writeCoverage(summarizeCoverage(plan as never)));
+  });
+  return plan;
+}
