@@ -1,0 +1,33 @@
+import { loadConfig } from './config';
+import { startPlatform } from './platform';
+
+// `npm start`: the platform with demo data on PORT (default 8080), stopped cleanly by Ctrl-C or SIGTERM.
+const config = loadConfig();
+const platform = await startPlatform(config);
+console.log(`
+Observability Console is running at ${platform.url}/
+  Demo sign-in:  demo@example.com / Demo1234!
+  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false)'}
+  Database:      ${platform.config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : platform.config.dataDir}
+`);
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal} received, shutting down...`);
+  const timer = setTimeout(() => {
+    console.error('Shutdown took too long, exiting.');
+    process.exit(1);
+  }, 10_000);
+  timer.unref();
+  try {
+    await platform.close();
+    process.exit(0);
+  } catch (error) {
+    console.error('Shutdown failed:', error);
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

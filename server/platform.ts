@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMailer } from './adapters/mail/mailer';
+import { createApiHandler } from './api/api-handler';
+import type { PlatformConfig } from './config';
+import { openDatabase, type Database } from './db/database';
+import { seedDemoData } from './db/seed';
+import { renderOutboxPage } from './dev/outbox-page';
+import { createIdentityServer } from './identity/identity-server';
+import { loadOrCreateSigningKeys } from './identity/signing-keys';
+import { createAccessTokenVerifier } from './identity/verify-access-token';
+import { createStaticFileHandler, setSecurityHeaders } from './static-files';
+
+export interface StartPlatformOptions {
+  /** Write the demo data (idempotent). Default true. */
+  seed?: boolean;
+  /** No request error logging. Default false. */
+  quiet?: boolean;
+}
+
+export interface RunningPlatform {
+  url: string;
+  port: number;
+  config: PlatformConfig;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole platform on one origin: identity server under /realms/, API under /api/, developer pages under /dev/,
+ * the built console everywhere else. One origin means no CORS and one cookie site for keycloak-js.
+ */
+export async function startPlatform(config: PlatformConfig, options: StartPlatformOptions = {}): Promise<RunningPlatform> {
+  // Listen first: with port 0 the real port is only known now, and the issuer, audience and public URL that go into
+  // every token must name it.
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const effective = withActualPort(config, port);
+
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(effective.databaseUrl ? { url: effective.databaseUrl } : { dataDir: effective.dataDir });
+    if (options.seed !== false) await seedDemoData(db);
+    const signingKeys = await loadOrCreateSigningKeys(db);
+    const verifyAccessToken = createAccessTokenVerifier({
+      issuer: effective.issuer,
+      audience: effective.apiAudience,
+      publicJwks: signingKeys.publicJwks,
+    });
+    const mailer = createMailer(db, { smtpUrl: effective.smtpUrl, from: effective.mailFrom });
+    const identity = await createIdentityServer({ db, config: effective, mailer, signingKeys, quiet: options.quiet });
+    const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer });
+    const serveStatic = createStaticFileHandler(effective.staticDir);
+    const database = db;
+
+    const route = async (req: IncomingMessage, res: ServerResponse) => {
+      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      setSecurityHeaders(res);
+      if (pathname === identity.realmPath || pathname.startsWith(`${identity.realmPath}/`)) return identity.handle(req, res);
+      if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
+      if (pathname === '/healthz') return health(database, res);
+      if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
+      return serveStatic(req, res);
+    };
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      route(req, res).catch((error: unknown) => {
+        if (!options.quiet) console.error('[platform]', req.method, req.url, error);
+        if (!res.headersSent) {
+          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end('Internal server error');
+        } else res.destroy();
+      });
+    });
+
+    return {
+      url: effective.publicUrl,
+      port,
+      config: effective,
+      db,
+      async close() {
+        identity.close();
+        await closeServer(server);
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await closeServer(server).catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The config with the port the server really listens on, where the public URL was derived from the port. */
+export function withActualPort(config: PlatformConfig, port: number): PlatformConfig {
+  if (config.port === port) return config;
+  const derived = `http://${config.host}:${config.port}`;
+  if (config.publicUrl !== derived) return { ...config, port };
+  const publicUrl = `http://${config.host}:${port}`;
+  return {
+    ...config,
+    port,
+    publicUrl,
+    issuer: `${publicUrl}/realms/${config.realm}`,
+    apiAudience: config.apiAudience === `${derived}/api` ? `${publicUrl}/api` : config.apiAudience,
+  };
+}
+
+async function health(db: Database, res: ServerResponse) {
+  try {
+    await db.query('SELECT 1');
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify({ status: 'ok' }));
+  } catch {
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify({ status: 'unavailable' }));
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!server.listening) return resolve();
+    server.close((error) => (error ? reject(error) : resolve()));
+    // Keep-alive connections (a browser, fetch's pool) would hold close() open for minutes.
+    server.closeAllConnections();
+  });
+}
