@@ -66,10 +66,26 @@ export const requiredString = (missing: string) =>
   Schema.String.pipe(Schema.check(Schema.isMinLength(1, { message: missing }))).annotateKey({ messageMissingKey: missing });
 
 /** A positive integer id; in query strings it arrives as text. */
-export const Id = Schema.Int.pipe(Schema.check(Schema.isGreaterThan(0, { message: 'Must be a positive id' })));
-export const IdFromString = Schema.NumberFromString.pipe(
-  Schema.check(Schema.isInt({ message: 'Must be a whole number' }), Schema.isGreaterThan(0, { message: 'Must be a positive id' })),
+// Ids are 32-bit database identities; anything outside that range cannot name a row.
+const MAX_ID = 2_147_483_647;
+export const Id = Schema.Int.pipe(
+  Schema.check(Schema.isGreaterThan(0, { message: 'Must be a positive id' }), Schema.isLessThanOrEqualTo(MAX_ID, { message: 'Unknown id' })),
 );
+export const IdFromString = Schema.NumberFromString.pipe(
+  Schema.check(
+    Schema.isInt({ message: 'Must be a whole number' }),
+    Schema.isGreaterThan(0, { message: 'Must be a positive id' }),
+    Schema.isLessThanOrEqualTo(MAX_ID, { message: 'Unknown id' }),
+  ),
+);
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user id (UUID); blank or malformed ids report the given message, as a form with no user chosen would. */
+export const userId = (message: string) =>
+  Schema.String.pipe(Schema.check(Schema.makeFilter((s: string) => UUID_PATTERN.test(s) || message))).annotateKey({
+    messageMissingKey: message,
+  });
 
 /** `?project_id=` on the project-scoped reads. */
 export const ProjectIdQuery = Schema.Struct({

@@ -1,5 +1,5 @@
 import { Schema } from 'effect';
-import { Id, IdFromString, Timestamp } from './common';
+import { Id, IdFromString, Timestamp, userId } from './common';
 import { BILLING_ACCOUNT_ID_MISSING } from './billing';
 
 // Organizations, their members and roles (spec 000 §2 Organization Settings, §3, §5, §7 Organizations).
@@ -55,9 +55,7 @@ export type OrganizationTrialResponse = typeof OrganizationTrialResponse.Type;
 
 /** GET users/promote?user_id&read_only&organization_id: an owner switches a non-owner between read-only and read-write. */
 export const PromoteQuery = Schema.Struct({
-  user_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1, { message: 'The user id is required.' }))).annotateKey({
-    messageMissingKey: 'The user id is required.',
-  }),
+  user_id: userId('The user id is required.'),
   organization_id: IdFromString.annotateKey({ messageMissingKey: 'The organization id is required.' }),
   read_only: Schema.Literals(['true', 'false']).annotateKey({ messageMissingKey: 'The role is required.' }),
 });

@@ -1,5 +1,5 @@
 import { Schema } from 'effect';
-import { Id, IdFromString } from './common';
+import { Id, IdFromString, userId } from './common';
 
 // Projects and their members (spec 000 §2 Project Settings, §3 Project, §5, §7 Projects).
 
@@ -44,9 +44,7 @@ export type CreateProjectResponse = typeof CreateProjectResponse.Type;
 
 /** POST projects/users */
 export const AddProjectUserBody = Schema.Struct({
-  user_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1, { message: SELECT_ONE_USER }))).annotateKey({
-    messageMissingKey: SELECT_ONE_USER,
-  }),
+  user_id: userId(SELECT_ONE_USER),
   project_id: Id.annotateKey({ messageMissingKey: 'The project id is missing' }),
 });
 export type AddProjectUserBody = typeof AddProjectUserBody.Type;

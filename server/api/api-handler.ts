@@ -3,18 +3,94 @@ import type { PlatformConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Mailer } from '../adapters/mail/mailer';
 import type { AccessTokenVerifier } from '../identity/verify-access-token';
+import { createPaymentProvider } from '../adapters/payments/create-payment-provider';
+import type { PaymentProvider } from '../adapters/payments/payment-provider';
+import type { ApiContext, RequestScope } from './api-context';
+import { registerBillingRoutes } from './billing-routes';
+import { createCallerResolver, type Caller } from './caller';
+import { ApiError, sendJson } from './http';
+import { registerIntegrationRoutes } from './integration-routes';
+import { registerOrganizationRoutes } from './organization-routes';
+import { registerLocalPaymentRoutes } from './payment-routes';
+import { registerProjectRoutes } from './project-routes';
+import { Router, parseQuery } from './router';
+import { createServiceRegistry, type ServiceRegistry } from './service-status';
+import { registerTelemetryRoutes } from './telemetry-routes';
+import { registerUserRoutes } from './user-routes';
 
 export interface ApiDependencies {
   db: Database;
   config: PlatformConfig;
   verifyAccessToken: AccessTokenVerifier;
   mailer: Mailer;
+  /** Defaults to the provider the config selects (hosted with a secret key, local otherwise). */
+  payments?: PaymentProvider;
+  /** Defaults to the platform's own checks; product back ends register theirs on it. */
+  services?: ServiceRegistry;
 }
 
-/** Handles every request whose path starts with config.apiBasePath. (Placeholder until the API routes land.) */
-export function createApiHandler(_deps: ApiDependencies) {
-  return async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ message: 'Not found', description: 'The API routes are not installed yet.' }));
+// PostgreSQL codes that can only come from input the schemas let through (e.g. a value out of a column's range):
+// they are the client's problem, never a 500.
+const CLIENT_SQL_ERRORS = new Set(['22P02', '22003', '22001', '22007', '22008']);
+
+/** Handles every request whose path starts with config.apiBasePath. */
+export function createApiHandler(deps: ApiDependencies) {
+  const ctx: ApiContext = {
+    db: deps.db,
+    config: deps.config,
+    mailer: deps.mailer,
+    payments: deps.payments ?? createPaymentProvider(deps.db, deps.config),
+    callers: createCallerResolver(deps.verifyAccessToken),
+    services: deps.services ?? createServiceRegistry(deps.db),
   };
+  const router = new Router<RequestScope>();
+  registerBillingRoutes(router, ctx);
+  registerOrganizationRoutes(router, ctx);
+  registerProjectRoutes(router, ctx);
+  registerUserRoutes(router, ctx);
+  registerIntegrationRoutes(router, ctx);
+  registerTelemetryRoutes(router, ctx);
+  if (ctx.payments.kind === 'local') registerLocalPaymentRoutes(router, ctx);
+
+  const base = deps.config.apiBasePath.replace(/\/$/, '');
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://api.invalid');
+      if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
+        throw new ApiError(404, 'Not found', `There is no API call at ${url.pathname}.`);
+      }
+      const path = url.pathname.slice(base.length);
+      const method = (req.method ?? 'GET').toUpperCase();
+      const match = router.match(method, path);
+      if (match.kind === 'not-found') throw new ApiError(404, 'Not found', `There is no API call at ${url.pathname}.`);
+      if (match.kind === 'method-not-allowed') {
+        throw new ApiError(405, 'Method not allowed', `${url.pathname} accepts ${match.allowed.join(', ')}.`, {}, );
+      }
+      let caller: Promise<Caller | null> | undefined;
+      const scope: RequestScope = { caller: () => (caller ??= ctx.callers.resolve(req, ctx.db)) };
+      await match.handler({ req, res, params: match.params, query: parseQuery(url.search) }, scope);
+    } catch (error) {
+      respondWithError(res, error);
+    }
+  };
+}
+
+function respondWithError(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof ApiError) {
+    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+    sendJson(res, error.status, { message: error.message, description: error.description, ...error.extra }, headers);
+    return;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CLIENT_SQL_ERRORS.has(code)) {
+    sendJson(res, 400, { message: 'Invalid request', description: 'A value in the request is out of range or malformed.' });
+    return;
+  }
+  console.error('[api] unexpected error:', error);
+  sendJson(res, 500, { message: 'Server error', description: 'Something went wrong on our side. Please try again later.' });
 }

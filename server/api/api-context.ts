@@ -1,0 +1,24 @@
+import type { PlatformConfig } from '../config';
+import type { Database } from '../db/database';
+import type { Mailer } from '../adapters/mail/mailer';
+import type { PaymentProvider } from '../adapters/payments/payment-provider';
+import type { Caller, CallerResolver } from './caller';
+import type { Router } from './router';
+import type { ServiceRegistry } from './service-status';
+
+/** What every route module gets: the platform's parts, created once per API handler. */
+export interface ApiContext {
+  db: Database;
+  config: PlatformConfig;
+  mailer: Mailer;
+  payments: PaymentProvider;
+  callers: CallerResolver;
+  services: ServiceRegistry;
+}
+
+/** Per request: the caller is resolved on first use, so public routes never verify a token. */
+export interface RequestScope {
+  caller(): Promise<Caller | null>;
+}
+
+export type ApiRouter = Router<RequestScope>;

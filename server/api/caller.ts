@@ -1,0 +1,97 @@
+import type { IncomingMessage } from 'node:http';
+import type { Queryable } from '../db/database';
+import { findMembership, type MembershipRow } from '../db/repositories/memberships-repository';
+import type { Viewer } from '../db/repositories/projects-repository';
+import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from '../identity/verify-access-token';
+import { ApiError, badRequest, forbidden } from './http';
+
+/** The signed-in user of a request, in the mode of their token (organization_id null = personal account). */
+export interface Caller extends Viewer {
+  claims: AccessTokenClaims;
+  /** The caller's membership of the token's organization, read once per request; undefined when not a member. */
+  membership(): Promise<MembershipRow | undefined>;
+}
+
+const unauthorized = (description: string) => new ApiError(401, 'Unauthorized', description);
+
+/**
+ * Verifying an RS256 signature costs far more than the rest of a typical read, and a console sends the same token
+ * many times a minute. A verified token is remembered by its exact string until it expires (at most a minute), so
+ * a revoked signing key or a deleted user stops working within that minute. forgetSubject drops a user's entries
+ * at once (account deletion in this process).
+ */
+export function createCallerResolver(verify: AccessTokenVerifier, options: { maxEntries?: number; maxAgeMs?: number } = {}) {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
+  const cache = new Map<string, { claims: AccessTokenClaims; until: number }>();
+
+  async function claimsFor(token: string): Promise<AccessTokenClaims> {
+    const now = Date.now();
+    const hit = cache.get(token);
+    if (hit && hit.until > now) return hit.claims;
+    if (hit) cache.delete(token);
+    let claims: AccessTokenClaims;
+    try {
+      claims = await verify(token);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw unauthorized('The access token is invalid or has expired. Please sign in again.');
+      throw error;
+    }
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(token, { claims, until: Math.min(claims.exp * 1000, now + maxAgeMs) });
+    return claims;
+  }
+
+  return {
+    /** The caller, or null when the request carries no Authorization header (public routes accept that). */
+    async resolve(req: IncomingMessage, db: Queryable): Promise<Caller | null> {
+      const header = req.headers.authorization;
+      if (!header) return null;
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw unauthorized('The Authorization header must be "Bearer <access token>".');
+      const claims = await claimsFor(match[1]);
+      const organizationId = claims.organization_id;
+      let membership: Promise<MembershipRow | undefined> | undefined;
+      return {
+        claims,
+        userId: claims.sub,
+        organizationId,
+        membership: () => (membership ??= organizationId === null ? Promise.resolve(undefined) : findMembership(db, organizationId, claims.sub)),
+      };
+    },
+    forgetSubject(sub: string): void {
+      for (const [token, entry] of cache) if (entry.claims.sub === sub) cache.delete(token);
+    },
+  };
+}
+
+export type CallerResolver = ReturnType<typeof createCallerResolver>;
+
+export function requireCaller(caller: Caller | null): Caller {
+  if (!caller) throw unauthorized('A bearer access token is required.');
+  return caller;
+}
+
+/** Organization mode only: the token names an organization and the caller is a member of it. */
+export async function requireOrganization(caller: Caller): Promise<MembershipRow & { organization_id: number }> {
+  if (caller.organizationId === null) {
+    throw badRequest('No organization selected', 'This is only available in organization mode. Switch to an organization first.');
+  }
+  const membership = await caller.membership();
+  if (!membership) throw forbidden('You are not a member of this organization.');
+  return membership;
+}
+
+/** Read-only members (or a read-only organization) cannot change anything in the organization. */
+export async function requireWritable(caller: Caller): Promise<MembershipRow | undefined> {
+  if (caller.organizationId === null) return undefined;
+  const membership = await requireOrganization(caller);
+  if (membership.read_only) throw forbidden('Your access to this organization is read-only. Ask an owner for read-write access.');
+  return membership;
+}
+
+export async function requireOwner(caller: Caller): Promise<MembershipRow> {
+  const membership = await requireOrganization(caller);
+  if (!membership.owner) throw forbidden('Only an owner of the organization can do this.');
+  return membership;
+}

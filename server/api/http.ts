@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeInput } from '../../contract/common';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
+import type { Schema } from 'effect';
+
+/** Largest request body the API reads; telemetry batches and every form fit well below it. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** An answer other than 2xx. Thrown anywhere in a route, turned into `{message, description}` by the handler. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly description: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, description: string) => new ApiError(400, message, description);
+export const forbidden = (description: string) => new ApiError(403, 'Forbidden', description);
+export const notFound = (description: string) => new ApiError(404, 'Not found', description);
+export const conflict = (message: string, description: string) => new ApiError(409, message, description);
+
+/** 422 with field messages (the same `{field: [messages]}` the console forms show). */
+export class ValidationError extends ApiError {
+  constructor(readonly details: Record<string, string[]>) {
+    super(422, VALIDATION_ERROR_MESSAGE, 'Some fields are not valid.', { details });
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+/** Reads the body up to MAX_BODY_BYTES; JSON or urlencoded by content type; empty body is `{}`. */
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    req.resume();
+    throw new ApiError(413, 'Payload too large', `The request body must be at most ${limit} bytes.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new ApiError(413, 'Payload too large', `The request body must be at most ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('Malformed JSON', 'The request body is not valid JSON.');
+  }
+}
+
+/** Decodes with a contract schema: shape problems are 400, broken rules 422 with field messages. */
+export function decodeOrThrow<S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, input: unknown): S['Type'] {
+  const outcome = decodeInput(schema, input);
+  if (outcome.ok) return outcome.value;
+  if (outcome.shape) {
+    const summary = Object.entries(outcome.errors)
+      .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+      .join('; ');
+    throw new ApiError(400, 'Invalid request', `The request does not have the expected shape (${summary}).`, {
+      details: outcome.errors,
+    });
+  }
+  throw new ValidationError(outcome.errors);
+}

@@ -1,0 +1,109 @@
+import { ProjectIdQuery } from '../../contract/common';
+import { ErrorText } from '../../contract/errors';
+import { AddProjectUserBody, CreateProjectBody, DeleteProjectQuery, projectSlug, type Project } from '../../contract/projects';
+import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
+import { hasLiveIntegration } from '../db/repositories/integrations-repository';
+import { isOrganizationMember } from '../db/repositories/organizations-repository';
+import {
+  addProjectUser,
+  createProject,
+  deleteProject,
+  findVisibleProject,
+  listProjectUsers,
+  listVisibleProjects,
+  type ProjectRow,
+} from '../db/repositories/projects-repository';
+import type { ApiContext, ApiRouter } from './api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
+import { ApiError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from './http';
+
+/** The project owner: in organization mode an owner of the organization, in personal mode its creator. */
+async function isProjectOwner(caller: Caller, project: ProjectRow): Promise<boolean> {
+  if (project.organization_id === null) return project.user_id === caller.userId;
+  const membership = await caller.membership();
+  return Boolean(membership?.owner && project.organization_id === caller.organizationId);
+}
+
+export async function toProject(caller: Caller, row: ProjectRow): Promise<Project> {
+  return {
+    id: row.id,
+    name: row.name,
+    organization_id: row.organization_id,
+    user_id: row.user_id,
+    billing_account_id: row.billing_account_id,
+    slug: projectSlug(row.name, row.id),
+    owner: await isProjectOwner(caller, row),
+  };
+}
+
+/** A project the caller may see, or 404 (the same answer whether it does not exist or is someone else's). */
+export async function visibleProjectOr404(ctx: ApiContext, caller: Caller, projectId: number): Promise<ProjectRow> {
+  const project = await findVisibleProject(ctx.db, caller, projectId);
+  if (!project) throw notFound(`We could not find project ${projectId} among your projects.`);
+  return project;
+}
+
+export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void {
+  router.add('GET', 'projects', async ({ res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    if (caller.organizationId !== null) await requireOrganization(caller);
+    const rows = await listVisibleProjects(ctx.db, caller);
+    sendJson(res, 200, await Promise.all(rows.map((row) => toProject(caller, row))));
+  });
+
+  router.add('POST', 'projects', async ({ req, res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(CreateProjectBody, await readBody(req));
+    await requireWritable(caller);
+    const billing =
+      caller.organizationId === null
+        ? await findPersonalBillingAccount(ctx.db, caller.userId)
+        : await findOrganizationBillingAccount(ctx.db, caller.organizationId);
+    const project = await ctx.db.transaction((tx) =>
+      createProject(tx, { name: body.name, organizationId: caller.organizationId, userId: caller.userId, billingAccountId: billing?.id ?? null }),
+    );
+    sendJson(res, 201, { message: 'Your project has successfully been created.', id: project.id, slug: project.slug });
+  });
+
+  router.add('DELETE', 'projects', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const { project_id } = decodeOrThrow(DeleteProjectQuery, query);
+    if (caller.organizationId !== null) await requireOrganization(caller);
+    const project = await visibleProjectOr404(ctx, caller, project_id);
+    await requireWritable(caller);
+    if (!(await isProjectOwner(caller, project))) throw forbidden('Only the owner of the project can delete it.');
+    if (await hasLiveIntegration(ctx.db, project.id, 'hepic')) {
+      throw new ApiError(409, 'Hepic is active', 'Hepic is active in this project. Please ask support to disable it before deleting the project.');
+    }
+    await deleteProject(ctx.db, project.id);
+    sendJson(res, 200, { message: `The project ${project.name} has been deleted.` });
+  });
+
+  router.add('GET', 'projects/users', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const { project_id } = decodeOrThrow(ProjectIdQuery, query);
+    const project = await visibleProjectOr404(ctx, caller, project_id);
+    sendJson(res, 200, await listProjectUsers(ctx.db, project.id));
+  });
+
+  router.add('POST', 'projects/users', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const raw = (await readBody(req)) as Record<string, unknown>;
+    // The spec sends project_id beside the body; accept it in the body or the query string.
+    const input = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...raw } : raw;
+    if (input && typeof input === 'object' && !('project_id' in input) && query.project_id !== undefined) {
+      (input as Record<string, unknown>).project_id = Number(query.project_id);
+    }
+    const body = decodeOrThrow(AddProjectUserBody, input);
+    if (caller.organizationId === null) throw new ApiError(403, 'Organization mode only', ErrorText.organizationModeOnly);
+    await requireWritable(caller);
+    const project = await visibleProjectOr404(ctx, caller, body.project_id);
+    if (!(await isOrganizationMember(ctx.db, caller.organizationId, body.user_id))) {
+      throw badRequest(ErrorText.onlyOrganizationMembers, 'The selected user is not a member of this organization.');
+    }
+    const added = await addProjectUser(ctx.db, project.id, body.user_id);
+    sendJson(res, added ? 201 : 200, {
+      message: added ? 'The user has been added to the project.' : 'The user is already a member of the project.',
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+// A small router: routes are matched on method and path segments (":name" captures one segment). Trailing slashes
+// are ignored, because the spec writes some calls with one ("projects/") and some without.
+
+export interface RouteRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: Record<string, string>;
+}
+
+export type RouteHandler<C> = (request: RouteRequest, context: C) => Promise<void>;
+
+interface Route<C> {
+  method: string;
+  segments: string[];
+  handler: RouteHandler<C>;
+}
+
+export type RouteMatch<C> =
+  | { kind: 'found'; handler: RouteHandler<C>; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+export class Router<C> {
+  private readonly routes: Route<C>[] = [];
+
+  add(method: string, path: string, handler: RouteHandler<C>): this {
+    this.routes.push({ method, segments: splitPath(path), handler });
+    return this;
+  }
+
+  match(method: string, path: string): RouteMatch<C> {
+    const segments = splitPath(path);
+    const allowed: string[] = [];
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, segments);
+      if (!params) continue;
+      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+  }
+}
+
+function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s.length > 0);
+}
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
+  if (pattern.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    if (p.startsWith(':')) {
+      let value: string;
+      try {
+        value = decodeURIComponent(actual[i]);
+      } catch {
+        return undefined;
+      }
+      params[p.slice(1)] = value;
+    } else if (p !== actual[i]) return undefined;
+  }
+  return params;
+}
+
+/** Query string as a plain object; a repeated key keeps its last value. */
+export function parseQuery(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search));
+}

@@ -1,0 +1,90 @@
+import { ErrorText } from '../../contract/errors';
+import { PROFILE_UNCHANGED, UpdatePasswordBody, UpdateProfileBody } from '../../contract/users';
+import { sendVerificationEmail } from '../identity/email-verification';
+import { listOpenInvoicesOfOwner } from '../db/repositories/billing-repository';
+import { deleteSolelyOwnedOrganizations, listMemberOrganizations } from '../db/repositories/organizations-repository';
+import { PASSWORD_CONNECTION, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
+import type { ApiContext, ApiRouter } from './api-context';
+import { requireCaller, type Caller } from './caller';
+import { ApiError, badRequest, decodeOrThrow, forbidden, readBody, sendJson } from './http';
+
+async function currentUser(ctx: ApiContext, caller: Caller): Promise<UserRow> {
+  const user = await findUserById(ctx.db, caller.userId);
+  if (!user) throw new ApiError(401, 'Unauthorized', 'Your account no longer exists.');
+  return user;
+}
+
+function requirePasswordAccount(user: UserRow): void {
+  if (user.connection !== PASSWORD_CONNECTION) {
+    throw forbidden('Your account signs in with an external provider; change your profile and password there.');
+  }
+}
+
+export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
+  router.add('GET', 'users/organizations', async ({ res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    sendJson(res, 200, await listMemberOrganizations(ctx.db, caller.userId));
+  });
+
+  router.add('PATCH', 'users', async ({ req, res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(UpdateProfileBody, await readBody(req));
+    const user = await currentUser(ctx, caller);
+    requirePasswordAccount(user);
+    if (user.given_name === body.given_name && user.family_name === body.family_name) {
+      throw badRequest(PROFILE_UNCHANGED, 'The first and last name are the same as before.');
+    }
+    const updated = (await updateUserProfile(ctx.db, user.id, body.given_name, body.family_name))!;
+    sendJson(res, 200, {
+      message: 'Your profile has been updated.',
+      user: {
+        id: updated.id,
+        email: updated.email,
+        given_name: updated.given_name,
+        family_name: updated.family_name,
+        name: `${updated.given_name} ${updated.family_name}`.trim(),
+        email_verified: updated.email_verified,
+        connection: updated.connection,
+      },
+    });
+  });
+
+  router.add('PATCH', 'users/password', async ({ req, res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(UpdatePasswordBody, await readBody(req));
+    const user = await currentUser(ctx, caller);
+    requirePasswordAccount(user);
+    await updateUserPassword(ctx.db, user.id, body.password);
+    sendJson(res, 200, { message: 'Your password has been updated.' });
+  });
+
+  router.add('POST', 'users/resend-verification', async ({ res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const user = await currentUser(ctx, caller);
+    if (user.email_verified) {
+      sendJson(res, 200, { message: 'Your email address is already verified.' });
+      return;
+    }
+    await sendVerificationEmail({ db: ctx.db, mailer: ctx.mailer, config: ctx.config }, user);
+    sendJson(res, 200, { message: `A new verification email has been sent to ${user.email}.` });
+  });
+
+  router.add('DELETE', 'users', async ({ res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const user = await currentUser(ctx, caller);
+    const open = await listOpenInvoicesOfOwner(ctx.db, user.id);
+    if (open.length > 0) {
+      const link = open.find((i) => i.payment_link)?.payment_link ?? `${ctx.config.publicUrl}/billing`;
+      throw new ApiError(402, ErrorText.pendingPayments, 'Please pay the open invoices before deleting your account.', { payment_link: link });
+    }
+    await ctx.db.transaction(async (tx) => {
+      // Organizations this user alone owns go with the account (their projects and integrations cascade).
+      await deleteSolelyOwnedOrganizations(tx, user.id);
+      await tx.query('UPDATE organizations SET billing_account_id = NULL WHERE billing_account_id IN (SELECT id FROM billing_accounts WHERE owner_user_id = $1)', [user.id]);
+      await tx.query('UPDATE projects SET billing_account_id = NULL WHERE billing_account_id IN (SELECT id FROM billing_accounts WHERE owner_user_id = $1)', [user.id]);
+      await tx.query('DELETE FROM users WHERE id = $1', [user.id]);
+    });
+    ctx.callers.forgetSubject(user.id);
+    sendJson(res, 200, { message: 'Your account has been deleted.' });
+  });
+}
