@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type PlatformConfig } from '../../server/config';
+import { startPlatform, type RunningPlatform } from '../../server/platform';
+
+export interface TestPlatformOptions {
+  /** Write the demo data. Default true. */
+  seed?: boolean;
+  /** Extra environment for loadConfig (e.g. ACCESS_TOKEN_TTL). PORT and DATA_DIR are chosen here. */
+  env?: Record<string, string>;
+  /** Reuse this data folder (to test a restart); it is then not removed by stop(). */
+  dataDir?: string;
+  /** Reuse this PostgreSQL database URL (to test a restart against TEST_DATABASE_URL). */
+  databaseUrl?: string;
+  /** A fixed port (to restart on the same origin); default a free one. */
+  port?: number;
+  quiet?: boolean;
+}
+
+export interface TestPlatform extends RunningPlatform {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Stops the platform and deletes the data it created (temp folder or test database). */
+  stop(): Promise<void>;
+  /** Stops the platform but keeps its data, for a restart on the same data. */
+  stopKeepingData(): Promise<void>;
+}
+
+/**
+ * A real platform on a free port with its own empty data: a temp folder for the embedded database, or, when
+ * TEST_DATABASE_URL names a PostgreSQL server, a fresh database created for this run and dropped by stop().
+ */
+export async function startTestPlatform(options: TestPlatformOptions = {}): Promise<TestPlatform> {
+  const ownsDir = !options.dataDir;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'platform-test-')));
+  let databaseUrl = options.databaseUrl;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl && serverUrl) {
+    const created = await createTestDatabase(serverUrl);
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
+  }
+  const config: PlatformConfig = loadConfig({
+    NODE_ENV: 'test',
+    DEV_PAGES: 'true',
+    ...options.env,
+    PORT: String(options.port ?? 0),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  let platform: RunningPlatform;
+  try {
+    platform = await startPlatform(config, { seed: options.seed, quiet: options.quiet ?? true });
+  } catch (error) {
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+    await dropDatabase?.();
+    throw error;
+  }
+  let stopped = false;
+  const stopKeepingData = async () => {
+    if (stopped) return;
+    stopped = true;
+    await platform.close();
+  };
+  return {
+    ...platform,
+    dataDir,
+    databaseUrl,
+    stopKeepingData,
+    async stop() {
+      await stopKeepingData();
+      if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+      await dropDatabase?.();
+    },
+  };
+}
+
+async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
