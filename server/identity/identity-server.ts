@@ -565,7 +565,12 @@ function installOrganizationSwitch(provider: Provider, db: Database) {
     'refresh_token',
     async (ctx: Ctx) => {
       const params = ctx.oidc.params as Record<string, string | undefined>;
-      const raw = params.organization_id ?? (typeof ctx.query.organization_id === 'string' ? ctx.query.organization_id : undefined);
+      // Read from the raw body and query: the provider's parsed params drop empty values, and an empty
+      // organization_id is meaningful (back to personal mode).
+      const body = (ctx.oidc.body ?? {}) as Record<string, unknown>;
+      const fromBody = typeof body.organization_id === 'string' ? body.organization_id : undefined;
+      const fromQuery = typeof ctx.query.organization_id === 'string' ? ctx.query.organization_id : undefined;
+      const raw = fromBody ?? fromQuery;
       const current = params.refresh_token
         ? await RefreshToken.find(params.refresh_token, { ignoreExpiration: true })
         : undefined;
