@@ -82,6 +82,7 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
   router.add('GET', 'projects/users', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
     const { project_id } = decodeOrThrow(ProjectIdQuery, query);
+    if (caller.organizationId !== null) await requireOrganization(caller);
     const project = await visibleProjectOr404(ctx, caller, project_id);
     sendJson(res, 200, await listProjectUsers(ctx.db, project.id));
   });
