@@ -1,0 +1,63 @@
+// The owner switches to the organization "Acme" and back to the personal account: the token's organization_id
+// changes (read from the token endpoint's responses) and so does the console around it.
+import type { Page, Response } from '@playwright/test';
+import { asRole, expect, test } from './fixtures';
+
+interface ReceivedToken {
+  raw: string;
+  claims: Record<string, unknown>;
+}
+
+function decodePayload(jwt: string): Record<string, unknown> {
+  const [, payload] = jwt.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/** Every access token the console receives from the identity server's token endpoint, newest last. */
+function recordAccessTokens(page: Page): ReceivedToken[] {
+  const tokens: ReceivedToken[] = [];
+  page.on('response', async (response: Response) => {
+    if (!response.url().includes('/protocol/openid-connect/token') || !response.ok()) return;
+    const body = (await response.json().catch(() => null)) as { access_token?: string } | null;
+    if (body?.access_token) tokens.push({ raw: body.access_token, claims: decodePayload(body.access_token) });
+  });
+  return tokens;
+}
+
+test.describe('organization switch', () => {
+  test.use(asRole('owner'));
+
+  test('the owner switches to Acme and back to personal', async ({ page }) => {
+    const tokens = recordAccessTokens(page);
+    const latest = () => tokens[tokens.length - 1];
+    await page.goto('/projects');
+    await expect.poll(() => tokens.length).toBeGreaterThan(0);
+    await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
+    expect(latest().claims.organization_id ?? null).toBeNull();
+    const personalSidebar = await page.getByRole('navigation').first().innerText();
+
+    // Acme's id as the API reports it to the signed-in owner, with the console's own token.
+    const response = await page.request.get('/api/users/organizations', {
+      headers: { Authorization: `Bearer ${latest().raw}` },
+    });
+    expect(response.ok()).toBe(true);
+    const organizations = (await response.json()) as Array<{ id: number; name: string }>;
+    const acme = organizations.find((organization) => organization.name === 'Acme');
+    expect(acme).toBeDefined();
+
+    await page.goto(`/login?organization=${acme!.id}`);
+    await expect.poll(() => latest().claims.organization_id).toBe(acme!.id);
+    await page.goto('/projects');
+    await expect(page.getByText('Acme Production').first()).toBeVisible();
+    await expect(page.getByText('Personal Sandbox')).toHaveCount(0);
+    const organizationSidebar = await page.getByRole('navigation').first().innerText();
+    expect(organizationSidebar).not.toBe(personalSidebar);
+
+    await page.goto('/login?personalAccount');
+    await expect.poll(() => latest().claims.organization_id ?? null).toBeNull();
+    await page.goto('/projects');
+    await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
+    await expect(page.getByText('Acme Production')).toHaveCount(0);
+    expect(await page.getByRole('navigation').first().innerText()).toBe(personalSidebar);
+  });
+});
