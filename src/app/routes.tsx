@@ -1,0 +1,67 @@
+// The one route registry of the console. Every screen is lazy-loaded (its own chunk).
+//
+// Adding an area is one line in AREAS below: its id, where it lives, its path and the lazy import of a module
+// that exports the named component. Links to an area (sidebar, menus) show only when hasArea(id) is true, so an
+// area that is not registered never leads to a blank page. See docs/console.md.
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+
+export type AreaId =
+  | 'account'
+  | 'accountDelete'
+  | 'billing'
+  | 'organization'
+  | 'organizationCreate'
+  | 'projectSettings'
+  | 'stack'
+  | 'systemStatus'
+  | 'verify'
+  | 'invitations';
+
+/**
+ * - root: inside the shell at /{path}
+ * - project: inside the shell at /{projectSlug}/{path}
+ * - both: registered at /{path} and /{projectSlug}/{path}
+ * - bare: signed in, without the shell (verify, invitations)
+ */
+export type AreaScope = 'root' | 'project' | 'both' | 'bare';
+
+export interface AreaRoute {
+  id: AreaId;
+  scope: AreaScope;
+  /** Path without a leading slash; may end with '/*' for areas with their own nested routes. */
+  path: string;
+  load: () => Promise<ComponentType>;
+}
+
+const view =
+  <M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M & string) =>
+  async (): Promise<ComponentType> =>
+    (await loader())[name] as ComponentType;
+
+export const AREAS: AreaRoute[] = [
+  { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
+];
+
+export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {
+  return areas.some((area) => area.id === id);
+}
+
+export function toRouteObject(area: AreaRoute): RouteObject {
+  return {
+    path: area.path,
+    lazy: async () => ({ Component: await area.load() }),
+  };
+}
+
+export function areaRoutes(scope: 'root' | 'project' | 'bare', areas: readonly AreaRoute[] = AREAS): RouteObject[] {
+  return areas.filter((area) => area.scope === scope || (area.scope === 'both' && scope !== 'bare')).map(toRouteObject);
+}
+
+/** Path segments that belong to a project area (spec 000 section 2), registered or not. */
+export const PROJECT_AREA_SEGMENTS = ['stack', 'settings', 'account', 'billing', 'organization', 'system-status'] as const;
+
+/** A link to an area, relative to the selected project when the area also exists per project. */
+export function areaPath(path: string, projectSlug: string | null): string {
+  return projectSlug ? `/${projectSlug}/${path}` : `/${path}`;
+}

@@ -1,0 +1,47 @@
+import { Field as ArkField } from '@ark-ui/react/field';
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { css, cx } from 'styled-system/css';
+import { field, input, type InputVariantProps } from 'styled-system/recipes';
+
+export type FieldProps = {
+  label: ReactNode;
+  /** Helper text under the control; bound to it with aria-describedby. */
+  helperText?: ReactNode;
+  /** Error text; shown (and bound with aria-describedby) only when present. */
+  errorText?: ReactNode;
+  required?: boolean;
+  disabled?: boolean;
+  readOnly?: boolean;
+  className?: string;
+  children: ReactNode;
+};
+
+/**
+ * Label, control, helper and error text. Ark's Field wires ids: the label's for, and aria-describedby plus
+ * aria-invalid on the control inside (Input, Textarea, or a native select through Field.Select).
+ */
+export function Field({ label, helperText, errorText, required, disabled, readOnly, className, children }: FieldProps) {
+  const styles = field();
+  return (
+    <ArkField.Root className={cx(styles.root, className)} invalid={Boolean(errorText)} required={required} disabled={disabled} readOnly={readOnly}>
+      <ArkField.Label className={styles.label}>
+        {label}
+        {required && <ArkField.RequiredIndicator className={css({ color: 'fg.error', ms: '0.5' })}>*</ArkField.RequiredIndicator>}
+      </ArkField.Label>
+      {children}
+      {helperText && <ArkField.HelperText className={styles.helperText}>{helperText}</ArkField.HelperText>}
+      {errorText && <ArkField.ErrorText className={styles.errorText}>{errorText}</ArkField.ErrorText>}
+    </ArkField.Root>
+  );
+}
+
+export type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'size'> & InputVariantProps;
+
+/** A text input; inside a Field it picks up the label, descriptions and invalid state. */
+export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ size, className, ...rest }, ref) {
+  return <ArkField.Input ref={ref} className={cx(input({ size }), className)} {...rest} />;
+});
+
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...rest }, ref) {
+  return <ArkField.Textarea ref={ref} className={cx(field().textarea, input({ size: 'md' }), css({ minH: '20', py: '2' }), className)} {...rest} />;
+});

@@ -1,0 +1,149 @@
+// The one HTTP client of the console (ky): API base URL, bearer token refreshed with a 5 s margin, snake_case
+// bodies out, responses decoded with the contract/ schema (wire form) then camelCased in, and the spec's error
+// mapping (000 section 8).
+import { Schema } from 'effect';
+import ky, { HTTPError, type Options } from 'ky';
+import { resolveUrl, settings } from '../config/settings';
+import { camelizeKeys, snakeizeKeys, type Camelize } from '../lib/case';
+import { getAccessToken } from './auth';
+import {
+  ApiError,
+  AuthenticationError,
+  DataMutationError,
+  DataQueryError,
+  errorBodyDescription,
+  errorBodyMessage,
+  PARSE_ERROR_MESSAGE,
+  ServerError,
+  ValidationError,
+} from './errors';
+import { reportError } from './error-reporting';
+import { toast } from './toast-store';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Decodable = Schema.Top & { readonly DecodingServices: never };
+
+export interface RequestOptions {
+  /** Query parameters, sent as given (the API's query names are already snake_case). */
+  searchParams?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body written in camelCase; converted to snake_case on the way out. */
+  json?: unknown;
+  /** A form body (application/x-www-form-urlencoded), sent as is. */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+let unauthorizedListener: (() => void) | null = null;
+
+/** The auth actor registers here: a 401/403 from the API logs the user out. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListener = listener;
+  return () => {
+    if (unauthorizedListener === listener) unauthorizedListener = null;
+  };
+}
+
+function apiBase(): string {
+  return resolveUrl(settings.apiUrl, globalThis.location?.origin ?? 'http://localhost');
+}
+
+const client = ky.create({
+  retry: 0,
+  timeout: 30_000,
+  hooks: {
+    beforeRequest: [
+      async (request) => {
+        const token = await getAccessToken();
+        if (token) request.headers.set('authorization', `Bearer ${token}`);
+      },
+    ],
+  },
+});
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Maps a failed response to the spec's error kinds; GET and mutations differ. */
+export function mapHttpError(method: HttpMethod, status: number, body: unknown): Error {
+  const message = errorBodyMessage(body);
+  const description = errorBodyDescription(body);
+  if (status === 401 || status === 403) return new AuthenticationError(message, { description, status });
+  if (status === 422) {
+    const details = body && typeof body === 'object' && typeof (body as { details?: unknown }).details === 'object' ? ((body as { details: Record<string, unknown> }).details ?? {}) : {};
+    return new ValidationError(message, { details, status });
+  }
+  if (method === 'GET') {
+    if (status === 400 || status === 404) return new DataQueryError(message, { description, status });
+    if (status === 500 || status === 502) return new ServerError(message, { description, status });
+    return new ApiError(message, { description, status });
+  }
+  if (status === 400 || status === 500) return new DataMutationError(message, { description, status });
+  if (status === 404) return new ApiError(message, { description, status: 404 });
+  return new ApiError(message, { description, status });
+}
+
+/** Side effects of a failed call: logout on 401/403, monitoring for query/mutation errors, a toast for mutations. */
+function handleError(error: Error): void {
+  if (error instanceof AuthenticationError) {
+    unauthorizedListener?.();
+    return;
+  }
+  if (error instanceof DataQueryError || error instanceof DataMutationError || error instanceof ServerError) reportError(error);
+  if (error instanceof DataMutationError) toast.error(error.message, error.description || undefined);
+}
+
+export function decodeWire<S extends Decodable>(schema: S, data: unknown): Camelize<S['Type']> {
+  let decoded: S['Type'];
+  try {
+    decoded = Schema.decodeUnknownSync(schema as never)(data) as S['Type'];
+  } catch (cause) {
+    const error = new ApiError(PARSE_ERROR_MESSAGE, { description: 'The server answered with data the console does not understand.', status: 500 });
+    reportError(error, { cause });
+    throw error;
+  }
+  return camelizeKeys(decoded);
+}
+
+export async function request<S extends Decodable>(method: HttpMethod, path: string, schema: S, options: RequestOptions = {}): Promise<Camelize<S['Type']>> {
+  const kyOptions: Options = { method, signal: options.signal, prefixUrl: apiBase() };
+  if (options.searchParams) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.searchParams)) if (value !== undefined) params.set(key, String(value));
+    kyOptions.searchParams = params;
+  }
+  if (options.json !== undefined) kyOptions.json = snakeizeKeys(options.json);
+  if (options.form) kyOptions.body = new URLSearchParams(options.form);
+  let body: unknown;
+  try {
+    const response = await client(path.replace(/^\//, ''), kyOptions);
+    body = await readBody(response);
+  } catch (cause) {
+    if (cause instanceof HTTPError) {
+      const error = mapHttpError(method, cause.response.status, await readBody(cause.response));
+      handleError(error);
+      throw error;
+    }
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    // Network failure or timeout: the platform is unreachable.
+    const error = new ServerError('We could not reach the server', { description: 'Please check your connection and reload the page.', status: 503 });
+    reportError(error, { cause });
+    if (method !== 'GET') toast.error(error.message, error.description);
+    throw error;
+  }
+  return decodeWire(schema, body);
+}
+
+export const http = {
+  get: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('GET', path, schema, options),
+  post: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('POST', path, schema, options),
+  patch: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('PATCH', path, schema, options),
+  put: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('PUT', path, schema, options),
+  delete: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('DELETE', path, schema, options),
+};

@@ -1,0 +1,56 @@
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useAuthActor, useAuthSelector } from '../../app/auth-context';
+import { FullPageLoading } from '../shell/full-page-loading';
+
+export type LoginIntent =
+  | { type: 'switch'; organizationId: number | null }
+  | { type: 'invitation'; path: string }
+  | { type: 'home' };
+
+/** What /login should do for a signed-in user, from its query (organization, personalAccount, invitation). */
+export function loginIntent(params: URLSearchParams): LoginIntent {
+  const organization = params.get('organization');
+  if (organization && /^\d+$/.test(organization)) return { type: 'switch', organizationId: Number(organization) };
+  if (params.has('personalAccount')) return { type: 'switch', organizationId: null };
+  const invitation = params.get('invitation');
+  if (invitation) {
+    const next = new URLSearchParams(params);
+    next.delete('invitation');
+    next.set('code', invitation);
+    return { type: 'invitation', path: `/invitations?${next.toString()}` };
+  }
+  return { type: 'home' };
+}
+
+/** /login has no UI: it signs in (keeping its query through the return path) or switches the account. */
+export function LoginView() {
+  const actor = useAuthActor();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const state = useAuthSelector((snapshot) => snapshot.value);
+  const sent = useRef(false);
+
+  useEffect(() => {
+    if (state === 'unauthenticated') {
+      actor.send({ type: 'auth.login', returnPath: `${location.pathname}${location.search}` });
+      return;
+    }
+    if (state !== 'authenticated') return;
+    if (sent.current) {
+      // The switch finished (or failed and stayed): continue from the overview.
+      navigate('/', { replace: true });
+      return;
+    }
+    const intent = loginIntent(params);
+    if (intent.type === 'switch') {
+      sent.current = true;
+      actor.send({ type: 'organization.switch', organizationId: intent.organizationId });
+    } else {
+      navigate(intent.type === 'invitation' ? intent.path : '/', { replace: true });
+    }
+  }, [state, actor, params, navigate, location.pathname, location.search]);
+
+  return <FullPageLoading label={state === 'switchingAccount' ? 'Switching account' : 'Signing in'} />;
+}

@@ -1,0 +1,45 @@
+// Project slugs in paths (spec 000 section 2): a name, a dash and the numeric id. Pure rules, unit-tested.
+import { projectIdFromSlug } from '../../../contract/projects';
+import { PROJECT_AREA_SEGMENTS } from '../../app/routes';
+
+export { projectIdFromSlug };
+
+export function isProjectSlug(value: string | null | undefined): value is string {
+  return typeof value === 'string' && projectIdFromSlug(value) !== null;
+}
+
+/**
+ * The first path segment is read as a project slug. A valid slug is a project; an invalid one followed by a project
+ * area (/{bad}/stack) redirects to /; anything else is an unknown page ('Nothing to see here!').
+ */
+export function classifyProjectPath(slug: string, rest: string): 'project' | 'redirect-home' | 'not-found' {
+  if (isProjectSlug(slug)) return 'project';
+  const next = rest.split('/').filter(Boolean)[0];
+  return next && (PROJECT_AREA_SEGMENTS as readonly string[]).includes(next) ? 'redirect-home' : 'not-found';
+}
+
+/** Root paths that also exist under a project: the remembered project is restored into them. */
+const PROJECT_VARIANTS = ['/', '/account', '/billing', '/organization', '/organization/create', '/system-status'];
+
+/**
+ * Where to send the user so the remembered project is in the path, or null to stay. Not when the path already
+ * has a project, when the navigation carries state or a query string, or when the project no longer exists.
+ */
+export function restoreProjectPath(input: {
+  pathname: string;
+  search: string;
+  state: unknown;
+  rememberedSlug: string | null;
+  projectSlugs: readonly string[];
+}): string | null {
+  const { pathname, search, state, rememberedSlug } = input;
+  if (!rememberedSlug || !isProjectSlug(rememberedSlug)) return null;
+  if (search && search !== '?') return null;
+  if (state !== null && state !== undefined) return null;
+  const first = pathname.split('/').filter(Boolean)[0];
+  if (first && isProjectSlug(first)) return null;
+  if (!input.projectSlugs.includes(rememberedSlug)) return null;
+  const normalised = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  if (!PROJECT_VARIANTS.includes(normalised)) return null;
+  return normalised === '/' ? `/${rememberedSlug}` : `/${rememberedSlug}${normalised}`;
+}

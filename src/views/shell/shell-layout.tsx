@@ -1,0 +1,98 @@
+import { Dialog } from '@ark-ui/react/dialog';
+import { Portal } from '@ark-ui/react/portal';
+import { Suspense, useEffect } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { css, cx } from 'styled-system/css';
+import { drawer } from 'styled-system/recipes';
+import { useAuthSelector } from '../../app/auth-context';
+import { hasArea } from '../../app/routes';
+import { IconButton } from '../../components/ui/button';
+import { MenuIcon } from '../../components/ui/icons';
+import { Spinner } from '../../components/ui/spinner';
+import { clearSelectedProject, readSelectedProject } from '../../services/selected-project';
+import { restoreProjectPath } from '../project/project-path';
+import { ProjectChooser } from './project-chooser';
+import { useQueryParamToggle } from './query-param-toggle';
+import { Sidebar } from './sidebar';
+import { TrialBanner } from './trial-banner';
+import { UserMenu } from './user-menu';
+import { useShellData } from './use-shell-data';
+
+/** The signed-in frame: sidebar (a drawer on mobile, sidebar=open), top bar, trial banner and the page. */
+export function ShellLayout() {
+  const shell = useShellData();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useQueryParamToggle('sidebar');
+  const emailVerified = useAuthSelector((snapshot) => snapshot.context.decodedToken?.email_verified);
+  const drawerStyles = drawer({ variant: 'left' });
+
+  // Root behaviour: restore the remembered project into the path (spec 000 section 2).
+  const projectSlugs = shell.projects.data?.map((project) => project.slug);
+  useEffect(() => {
+    if (!projectSlugs) return;
+    const remembered = readSelectedProject();
+    if (remembered && !projectSlugs.includes(remembered)) {
+      clearSelectedProject();
+      return;
+    }
+    const target = restoreProjectPath({ pathname: location.pathname, search: location.search, state: location.state, rememberedSlug: remembered, projectSlugs });
+    if (target) navigate(target, { replace: true });
+  }, [projectSlugs?.join(','), location.pathname, location.search, location.state, navigate]);
+
+  if (emailVerified === false && hasArea('verify')) return <Navigate to="/verify" replace />;
+
+  // Nobody to work for yet: no projects and no organizations leads to creating an organization.
+  const noAccountData = shell.projects.isSuccess && shell.organizations.isSuccess && shell.projects.data.length === 0 && shell.organizations.data.length === 0;
+  if (noAccountData && hasArea('organizationCreate') && !location.pathname.startsWith('/organization/create')) {
+    return <Navigate to="/organization/create" replace />;
+  }
+
+  return (
+    <div className={css({ minH: '100dvh', display: 'flex', bg: 'shell.canvas' })}>
+      <aside aria-label="Sidebar" className={css({ display: { base: 'none', md: 'block' }, w: { md: '60', lg: '64' }, flexShrink: 0, position: 'sticky', top: '0', h: '100dvh', bg: 'shell.sidebar', borderRightWidth: '1px' })}>
+        <Sidebar />
+      </aside>
+
+      <Dialog.Root open={drawerOpen} onOpenChange={(details) => setDrawerOpen(details.open)} lazyMount unmountOnExit>
+        <Portal>
+          <Dialog.Backdrop className={drawerStyles.backdrop} />
+          <Dialog.Positioner className={drawerStyles.positioner}>
+            <Dialog.Content className={cx(drawerStyles.content, css({ w: '72', maxW: '85vw', bg: 'shell.sidebar', p: '0' }))}>
+              <Dialog.Title className="sr-only">Navigation</Dialog.Title>
+              <Sidebar onNavigate={() => setDrawerOpen(false)} />
+              <Dialog.CloseTrigger className={cx(drawerStyles.closeTrigger, css({ position: 'absolute', top: '3', right: '3', w: '8', h: '8', borderRadius: 'l2', cursor: 'pointer', _hover: { bg: 'gray.a3' } }))} aria-label="Close navigation">
+                ✕
+              </Dialog.CloseTrigger>
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+
+      <div className={css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })}>
+        <header className={css({ position: 'sticky', top: '0', zIndex: 'sticky', bg: 'shell.topbar', borderBottomWidth: '1px', backdropFilter: 'blur(8px)' })}>
+          <div className={css({ h: '14', display: 'flex', alignItems: 'center', gap: '3', px: { base: '3', md: '6' } })}>
+            <IconButton aria-label="Open navigation" className={css({ display: { base: 'inline-flex', md: 'none' } })} onClick={() => setDrawerOpen(true)}>
+              <MenuIcon />
+            </IconButton>
+            <ProjectChooser />
+            <div className={css({ flex: '1' })} />
+            {shell.currentOrganization && (
+              <span className={css({ display: { base: 'none', sm: 'inline' }, textStyle: 'sm', color: 'fg.muted', truncate: true, maxW: '48' })}>
+                {shell.currentOrganization.name}
+                {shell.readOnly ? ' · read-only' : ''}
+              </span>
+            )}
+            <UserMenu projectSlug={shell.projectSlug} />
+          </div>
+          <TrialBanner organizationId={shell.organizationId} />
+        </header>
+        <main id="main" className={css({ flex: '1', w: 'full', maxW: '7xl', mx: 'auto', px: { base: '4', md: '6', lg: '8' }, py: { base: '5', md: '8' } })}>
+          <Suspense fallback={<Spinner size="lg" />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, NavLink } from 'react-router';
+import { css, cx } from 'styled-system/css';
+import { queries } from '../../app/query-keys';
+import { hasArea } from '../../app/routes';
+import { Badge } from '../../components/ui/badge';
+import { BookIcon, BuildingIcon, CardIcon, GridIcon, HomeIcon, LayersIcon, LifeBuoyIcon, LogOutIcon, PlusIcon, SettingsIcon, SwitchIcon, UserIcon } from '../../components/ui/icons';
+import { settings } from '../../config/settings';
+import { buildSidebar, type SidebarLink } from './sidebar-model';
+import { useShellData } from './use-shell-data';
+
+const sectionLabel = css({ px: '3', pt: '5', pb: '1.5', textStyle: 'xs', fontWeight: 'semibold', letterSpacing: 'wider', color: 'fg.subtle', textTransform: 'uppercase' });
+const itemClass = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2.5',
+  px: '3',
+  py: '1.5',
+  minH: '9',
+  borderRadius: 'l2',
+  textStyle: 'sm',
+  color: 'fg.muted',
+  fontWeight: 'medium',
+  transition: 'background 0.15s, color 0.15s',
+  _hover: { bg: 'gray.a3', color: 'fg.default' },
+  '&[aria-current=page]': { bg: 'accent.a3', color: 'accent.text' },
+  '&[aria-disabled=true]': { opacity: 0.45, pointerEvents: 'none' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'accent.default', outlineOffset: '-2px' },
+});
+
+const accountIcons: Record<string, ReactNode> = { account: <UserIcon />, billing: <CardIcon />, organization: <BuildingIcon /> };
+
+function SidebarNavLink({ link, icon, onNavigate }: { link: SidebarLink; icon: ReactNode; onNavigate?: () => void }) {
+  if (link.external) {
+    return (
+      <a href={link.href} className={itemClass} target={link.href.startsWith('mailto:') ? undefined : '_blank'} rel="noreferrer">
+        {icon}
+        {link.label}
+      </a>
+    );
+  }
+  if (link.disabled) {
+    return (
+      <span role="link" aria-disabled="true" className={itemClass} title="Select a project first">
+        {icon}
+        {link.label}
+      </span>
+    );
+  }
+  return (
+    <NavLink to={link.href} className={itemClass} onClick={onNavigate} end>
+      {icon}
+      {link.label}
+    </NavLink>
+  );
+}
+
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const shell = useShellData();
+  const projectId = shell.currentProject?.id ?? null;
+  const integrations = useQuery({ ...queries.integrations(projectId ?? 0), enabled: projectId !== null });
+  const userProducts = useQuery(queries.userProducts(shell.organizationId));
+  const model = buildSidebar({
+    projectSlug: shell.projectSlug,
+    integrations: projectId !== null ? (integrations.data ?? []) : [],
+    organizationId: shell.organizationId,
+    organizations: shell.organizations.data ?? [],
+    hideBilling: settings.hideBilling,
+    hasArea: (id) => hasArea(id),
+    supportEmail: settings.supportEmail,
+    docsUrl: settings.docsUrl,
+  });
+  const productsElsewhere = projectId === null ? (userProducts.data ?? []) : [];
+
+  return (
+    <nav aria-label="Main" className={css({ display: 'flex', flexDirection: 'column', h: 'full', overflowY: 'auto', px: '3', pb: '3' })}>
+      <Link to="/" onClick={onNavigate} className={css({ display: 'flex', alignItems: 'center', gap: '2.5', px: '2', h: '14', flexShrink: 0, fontWeight: 'semibold', textStyle: 'md', color: 'fg.default' })}>
+        <img src="/favicon.svg" alt="" width="28" height="28" />
+        <span>Observability</span>
+      </Link>
+
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        <NavLink to={shell.projectSlug ? `/${shell.projectSlug}` : '/'} className={itemClass} onClick={onNavigate} end>
+          <HomeIcon />
+          Overview
+        </NavLink>
+        <NavLink to="/projects" className={itemClass} onClick={onNavigate} end>
+          <GridIcon />
+          Projects
+        </NavLink>
+      </div>
+
+      <p className={sectionLabel} id="sidebar-integrations">
+        Integrations
+      </p>
+      <ul aria-labelledby="sidebar-integrations" className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        {projectId === null && (
+          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>
+            {productsElsewhere.length > 0 ? 'Select a project to open its integrations.' : 'Select a project to see its integrations.'}
+          </li>
+        )}
+        {projectId === null &&
+          productsElsewhere.map((product) => (
+            <li key={product.slug}>
+              <span role="link" aria-disabled="true" className={itemClass}>
+                <LayersIcon />
+                {product.name}
+              </span>
+            </li>
+          ))}
+        {projectId !== null && integrations.isLoading && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>Loading…</li>}
+        {projectId !== null && integrations.isError && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.error' })}>Integrations are not available right now.</li>}
+        {projectId !== null && integrations.isSuccess && model.integrations.length === 0 && (
+          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>No integrations enabled in this project yet.</li>
+        )}
+        {model.integrations.map((integration) => (
+          <li key={integration.slug}>
+            {integration.href ? (
+              <NavLink to={integration.href} className={itemClass} onClick={onNavigate}>
+                <LayersIcon />
+                <span className={css({ flex: '1' })}>{integration.name}</span>
+                {integration.status !== 'active' && <StatusDot status={integration.status} />}
+              </NavLink>
+            ) : (
+              <span className={cx(itemClass, css({ _hover: { bg: 'transparent' } }))}>
+                <LayersIcon />
+                <span className={css({ flex: '1' })}>{integration.name}</span>
+                <StatusDot status={integration.status} />
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+
+      {(model.settings || model.docs) && <p className={sectionLabel}>Project</p>}
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        {model.settings && <SidebarNavLink link={model.settings} icon={<SettingsIcon />} onNavigate={onNavigate} />}
+        <SidebarNavLink link={model.docs} icon={<BookIcon />} />
+      </div>
+
+      {model.accountLinks.length > 0 && <p className={sectionLabel}>Account</p>}
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        {model.accountLinks.map((link) => (
+          <SidebarNavLink key={link.id} link={link} icon={accountIcons[link.id]} onNavigate={onNavigate} />
+        ))}
+      </div>
+
+      <p className={sectionLabel} id="sidebar-switch-account">
+        Switch account
+      </p>
+      <ul aria-labelledby="sidebar-switch-account" className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        {model.switchAccount.map((entry) => (
+          <li key={entry.id}>
+            <Link to={entry.href} className={itemClass} aria-current={entry.current ? 'true' : undefined} onClick={onNavigate}>
+              <SwitchIcon />
+              <span className={css({ flex: '1', truncate: true })}>{entry.label}</span>
+              {entry.current && (
+                <Badge tone="accent" size="sm">
+                  Current
+                </Badge>
+              )}
+            </Link>
+          </li>
+        ))}
+        {model.createOrganization && (
+          <li>
+            <SidebarNavLink link={model.createOrganization} icon={<PlusIcon />} onNavigate={onNavigate} />
+          </li>
+        )}
+      </ul>
+
+      <div className={css({ mt: 'auto', pt: '5', display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+        <SidebarNavLink link={model.support} icon={<LifeBuoyIcon />} />
+        <Link to="/logout" className={cx(itemClass, css({ textTransform: 'uppercase', letterSpacing: 'wide', textStyle: 'xs' }))}>
+          <LogOutIcon />
+          Logout
+        </Link>
+        <p className={css({ px: '3', pt: '2', textStyle: 'xs', color: 'fg.subtle' })}>Version {settings.packageVersion}</p>
+      </div>
+    </nav>
+  );
+}
+
+const statusLabels: Record<string, string> = {
+  active: 'Subscription active',
+  trial: 'Trial',
+  suspended: 'Subscription suspended',
+  cancelled_by_user: 'Cancelled',
+  scheduled_for_cancellation: 'Scheduled for cancellation',
+};
+
+function StatusDot({ status }: { status: string }) {
+  const color = status === 'active' ? 'green.9' : status === 'trial' ? 'iris.9' : status === 'suspended' ? 'red.9' : 'amber.9';
+  return <span title={statusLabels[status] ?? status} aria-label={statusLabels[status] ?? status} role="img" className={css({ w: '2', h: '2', borderRadius: 'full', flexShrink: 0 })} style={{ background: `var(--colors-${color.replace('.', '-')})` }} />;
+}

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { css } from 'styled-system/css';
+import { useCurrentUser } from '../../app/auth-context';
+import { areaPath, hasArea } from '../../app/routes';
+import { LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from '../../components/ui/icons';
+import { Menu, type MenuEntry } from '../../components/ui/menu';
+import { settings } from '../../config/settings';
+import { readThemePreference, saveThemePreference, type ThemePreference } from '../../lib/theme';
+import { useQueryParamToggle } from './query-param-toggle';
+
+function initials(name: string, email: string): string {
+  const letters = name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+  return letters || email.slice(0, 1).toUpperCase() || '?';
+}
+
+/** The user menu in the top bar (user-menu=open): who is signed in, account, theme, version, logout. */
+export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [open, setOpen] = useQueryParamToggle('user-menu');
+  const [theme, setTheme] = useState<ThemePreference>(readThemePreference);
+  const chooseTheme = (next: ThemePreference) => {
+    saveThemePreference(next);
+    setTheme(next);
+  };
+  const themeItems: MenuEntry[] = (
+    [
+      ['dark', 'Dark', <MoonIcon key="dark" />],
+      ['light', 'Light', <SunIcon key="light" />],
+      ['system', 'System', <MonitorIcon key="system" />],
+    ] as const
+  ).map(([value, label, icon]) => ({
+    value: `theme-${value}`,
+    icon,
+    label: (
+      <span className={css({ display: 'flex', flex: '1', justifyContent: 'space-between' })}>
+        {label}
+        {theme === value && <span aria-label="(current)">✓</span>}
+      </span>
+    ),
+    onSelect: () => chooseTheme(value),
+  }));
+  const accountItems: MenuEntry[] = hasArea('account')
+    ? [{ value: 'account', icon: <UserIcon />, label: 'Account settings', asLink: <Link to={areaPath('account', projectSlug)} /> }]
+    : [];
+
+  return (
+    <Menu
+      open={open}
+      onOpenChange={setOpen}
+      placement="bottom-end"
+      trigger={
+        <button
+          type="button"
+          aria-label={`User menu for ${user.name || user.email}`}
+          className={css({ w: '9', h: '9', borderRadius: 'full', bg: 'accent.default', color: 'accent.fg', fontWeight: 'semibold', textStyle: 'sm', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'accent.default', outlineOffset: '2px' } })}
+        >
+          {initials(user.name, user.email)}
+        </button>
+      }
+      header={
+        <div className={css({ px: '2.5', py: '2', display: 'flex', flexDirection: 'column' })}>
+          <span className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>{user.name || user.email}</span>
+          <span className={css({ color: 'fg.muted', textStyle: 'xs' })}>{user.email}</span>
+        </div>
+      }
+      groups={[
+        ...(accountItems.length ? [{ id: 'account', items: accountItems }] : []),
+        { id: 'theme', label: 'Theme', items: themeItems },
+        { id: 'session', items: [{ value: 'logout', icon: <LogOutIcon />, label: 'Logout', onSelect: () => navigate('/logout') }] },
+      ]}
+      footer={<p className={css({ px: '2.5', py: '1.5', textStyle: 'xs', color: 'fg.subtle' })}>Version {settings.packageVersion}</p>}
+    />
+  );
+}
