@@ -41,7 +41,14 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function startApi(target: DatabaseTarget, options: { seed?: boolean; mailer?: Mailer } = {}): Promise<ApiHarness> {
+export interface StartApiOptions {
+  seed?: boolean;
+  mailer?: Mailer;
+  /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
+  wrapDatabase?: (db: Database) => Database;
+}
+
+export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
   let drop: (() => Promise<void>) | undefined;
   let db: Database;
   if (target.kind === 'postgres') {
@@ -59,7 +66,7 @@ export async function startApi(target: DatabaseTarget, options: { seed?: boolean
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
