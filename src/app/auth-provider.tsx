@@ -9,7 +9,7 @@ import { clearAccountMode, persistAccountMode, readSelectedOrganizationId } from
 import { getAnalytics } from '../services/analytics';
 import { endSession, exchangeRefreshToken, initialiseSession, redirectToLogin, subscribeToSession } from '../services/auth';
 import { getErrorReporter } from '../services/error-reporting';
-import { onUnauthorized } from '../services/http';
+import { onUnauthorized } from '../services/session-events';
 import { clearSelectedProject } from '../services/selected-project';
 import { AuthActorContext } from './auth-context';
 

@@ -18,6 +18,7 @@ import {
   ValidationError,
 } from './errors';
 import { reportError } from './error-reporting';
+import { notifyUnauthorized } from './session-events';
 import { toast } from './toast-store';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,16 +32,6 @@ export interface RequestOptions {
   /** A form body (application/x-www-form-urlencoded), sent as is. */
   form?: Record<string, string>;
   signal?: AbortSignal;
-}
-
-let unauthorizedListener: (() => void) | null = null;
-
-/** The auth actor registers here: a 401/403 from the API logs the user out. */
-export function onUnauthorized(listener: () => void): () => void {
-  unauthorizedListener = listener;
-  return () => {
-    if (unauthorizedListener === listener) unauthorizedListener = null;
-  };
 }
 
 function apiBase(): string {
@@ -92,7 +83,7 @@ export function mapHttpError(method: HttpMethod, status: number, body: unknown):
 /** Side effects of a failed call: logout on 401/403, monitoring for query/mutation errors, a toast for mutations. */
 function handleError(error: Error): void {
   if (error instanceof AuthenticationError) {
-    unauthorizedListener?.();
+    notifyUnauthorized();
     return;
   }
   if (error instanceof DataQueryError || error instanceof DataMutationError || error instanceof ServerError) reportError(error);

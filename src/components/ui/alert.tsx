@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
-import { alert } from 'styled-system/recipes';
+import { alert } from 'styled-system/recipes/alert';
 
 export type AlertStatus = 'info' | 'success' | 'warning' | 'error';
 

@@ -1,6 +1,6 @@
 import { useId, type HTMLAttributes, type ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { card } from 'styled-system/recipes';
+import { card } from 'styled-system/recipes/card';
 
 export type CardProps = Omit<HTMLAttributes<HTMLElement>, 'title'> & {
   title?: ReactNode;

@@ -1,7 +1,7 @@
 import { Checkbox as ArkCheckbox } from '@ark-ui/react/checkbox';
 import type { ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { checkbox, type CheckboxVariantProps } from 'styled-system/recipes';
+import { checkbox, type CheckboxVariantProps } from 'styled-system/recipes/checkbox';
 
 export type CheckboxProps = CheckboxVariantProps & {
   children: ReactNode;

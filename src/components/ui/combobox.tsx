@@ -3,7 +3,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { useFilter } from '@ark-ui/react/locale';
 import type { ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { combobox, type ComboboxVariantProps } from 'styled-system/recipes';
+import { combobox, type ComboboxVariantProps } from 'styled-system/recipes/combobox';
 import { Chevron, type SelectItem } from './select';
 
 export type ComboboxProps = ComboboxVariantProps & {

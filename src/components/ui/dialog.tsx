@@ -2,7 +2,7 @@ import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
 import { Portal } from '@ark-ui/react/portal';
 import type { ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
-import { dialog } from 'styled-system/recipes';
+import { dialog } from 'styled-system/recipes/dialog';
 
 export type DialogProps = {
   open: boolean;

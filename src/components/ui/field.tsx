@@ -1,7 +1,8 @@
 import { Field as ArkField } from '@ark-ui/react/field';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { css, cx } from 'styled-system/css';
-import { field, input, type InputVariantProps } from 'styled-system/recipes';
+import { field } from 'styled-system/recipes/field';
+import { input, type InputVariantProps } from 'styled-system/recipes/input';
 
 export type FieldProps = {
   label: ReactNode;

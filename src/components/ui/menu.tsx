@@ -2,7 +2,7 @@ import { Menu as ArkMenu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import type { ReactElement, ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { menu } from 'styled-system/recipes';
+import { menu } from 'styled-system/recipes/menu';
 
 export interface MenuEntry {
   value: string;

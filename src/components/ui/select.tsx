@@ -2,7 +2,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { createListCollection, Select as ArkSelect } from '@ark-ui/react/select';
 import { useMemo, type ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { select, type SelectVariantProps } from 'styled-system/recipes';
+import { select, type SelectVariantProps } from 'styled-system/recipes/select';
 
 export interface SelectItem {
   label: string;

@@ -1,5 +1,6 @@
 import { cx } from 'styled-system/css';
-import { skeleton, spinner, type SpinnerVariantProps } from 'styled-system/recipes';
+import { skeleton } from 'styled-system/recipes/skeleton';
+import { spinner, type SpinnerVariantProps } from 'styled-system/recipes/spinner';
 
 export function Spinner({ size = 'md', label = 'Loading', className }: SpinnerVariantProps & { label?: string; className?: string }) {
   // An empty label means the spinner decorates a control that already announces its busy state.

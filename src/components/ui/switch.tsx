@@ -1,7 +1,7 @@
 import { Switch as ArkSwitch } from '@ark-ui/react/switch';
 import type { ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { switchRecipe, type SwitchRecipeVariantProps } from 'styled-system/recipes';
+import { switchRecipe, type SwitchRecipeVariantProps } from 'styled-system/recipes/switch-recipe';
 
 export type SwitchProps = SwitchRecipeVariantProps & {
   children: ReactNode;

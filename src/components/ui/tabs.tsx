@@ -1,7 +1,7 @@
 import { Tabs as ArkTabs } from '@ark-ui/react/tabs';
 import type { ReactNode } from 'react';
 import { cx } from 'styled-system/css';
-import { tabs, type TabsVariantProps } from 'styled-system/recipes';
+import { tabs, type TabsVariantProps } from 'styled-system/recipes/tabs';
 
 export interface TabItem {
   value: string;

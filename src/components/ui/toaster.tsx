@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { css, cx } from 'styled-system/css';
-import { toast as toastRecipe } from 'styled-system/recipes';
+import { toast as toastRecipe } from 'styled-system/recipes/toast';
 import { toastStore as defaultStore, type ToastStore, type ToastType } from '../../services/toast-store';
 
 const accents: Record<ToastType, string> = {

@@ -1,7 +1,7 @@
 import { Portal } from '@ark-ui/react/portal';
 import { Tooltip as ArkTooltip } from '@ark-ui/react/tooltip';
 import type { ReactElement, ReactNode } from 'react';
-import { tooltip } from 'styled-system/recipes';
+import { tooltip } from 'styled-system/recipes/tooltip';
 
 /** A hover/focus hint. The trigger keeps its own element (asChild); disabled buttons need a wrapping span. */
 export function Tooltip({ content, children, disabled }: { content: ReactNode; children: ReactElement; disabled?: boolean }) {

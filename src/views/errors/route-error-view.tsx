@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { Link, useRouteError } from 'react-router';
 import { css } from 'styled-system/css';
 import { Button, buttonStyles } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { settings } from '../../config/settings';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../../services/browser-storage';
@@ -76,28 +75,38 @@ function BugDialog({ error }: { error: unknown }) {
   const serialized = serializeError(error);
   const mail = `mailto:${settings.supportEmail}?subject=${encodeURIComponent('Console error')}&body=${encodeURIComponent(serialized)}`;
   const showDetails = settings.environment !== 'production' && error instanceof Error;
+  // A plain modal layer rather than the kit's Dialog: this view must not pull the dialog machinery into the
+  // first route, and it must not close (behind it there is nothing to show).
   return (
-    <Dialog
-      open
-      onOpenChange={() => undefined}
-      role="alertdialog"
-      title={BUG_TITLE}
-      description={BUG_BODY}
-      footer={
-        <>
+    <div className={css({ position: 'fixed', inset: '0', zIndex: 'modal', bg: 'black.a8', display: 'grid', placeItems: 'center', p: '4' })}>
+      <div
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="bug-title"
+        aria-describedby="bug-body"
+        className={css({ w: 'min(34rem, 100%)', bg: 'bg.default', borderRadius: 'l3', shadow: 'lg', p: '6', display: 'flex', flexDirection: 'column', gap: '4', maxH: '90dvh', overflowY: 'auto' })}
+      >
+        <h1 id="bug-title" className={css({ textStyle: 'lg', fontWeight: 'semibold' })}>
+          {BUG_TITLE}
+        </h1>
+        <p id="bug-body" className={css({ color: 'fg.muted', textStyle: 'sm' })}>
+          {BUG_BODY}
+        </p>
+        {showDetails && (
+          <p className={css({ fontWeight: 'medium' })}>
+            {error.name}: {error.message}
+          </p>
+        )}
+        <pre className={css({ fontFamily: 'mono', fontSize: 'xs', bg: 'gray.a2', borderWidth: '1px', borderRadius: 'l2', p: '3', maxH: '48', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-word' })}>{serialized}</pre>
+        <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3', flexWrap: 'wrap' })}>
           <a href={mail} className={buttonStyles({ variant: 'outline', size: 'md' })}>
             Contact support
           </a>
-          <Button onClick={() => window.location.assign('/')}>Reload page</Button>
-        </>
-      }
-    >
-      {showDetails && (
-        <p className={css({ fontWeight: 'medium' })}>
-          {error.name}: {error.message}
-        </p>
-      )}
-      <pre className={css({ fontFamily: 'mono', fontSize: 'xs', bg: 'gray.a2', borderWidth: '1px', borderRadius: 'l2', p: '3', maxH: '48', overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-word' })}>{serialized}</pre>
-    </Dialog>
+          <Button autoFocus onClick={() => window.location.assign('/')}>
+            Reload page
+          </Button>
+        </div>
+      </div>
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import { Popover } from '@ark-ui/react/popover';
 import { Portal } from '@ark-ui/react/portal';
 import { Link } from 'react-router';
 import { css, cx } from 'styled-system/css';
-import { popover } from 'styled-system/recipes';
+import { popover } from 'styled-system/recipes/popover';
 import { buttonStyles } from '../../components/ui/button';
 import { ChevronsIcon, GridIcon } from '../../components/ui/icons';
 import { rememberSelectedProject } from '../../services/selected-project';

@@ -3,7 +3,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { css, cx } from 'styled-system/css';
-import { drawer } from 'styled-system/recipes';
+import { drawer } from 'styled-system/recipes/drawer';
 import { useAuthSelector } from '../../app/auth-context';
 import { hasArea } from '../../app/routes';
 import { IconButton } from '../../components/ui/button';

@@ -1,0 +1,62 @@
+// npm run bench:bundle — builds the console (unless --no-build and dist/ exists) and prints the gzipped JavaScript
+// the first route needs (the entry and its static imports, from Vite's manifest) and each lazy chunk.
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+const FIRST_ROUTE_BUDGET_KB = 150;
+const root = process.cwd();
+const dist = path.join(root, 'dist');
+const manifestPath = path.join(dist, '.vite', 'manifest.json');
+
+if (!process.argv.includes('--no-build') || !existsSync(manifestPath)) {
+  execSync('npm run build --silent', { stdio: 'inherit' });
+}
+
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
+const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file))).length / 1024;
+
+/** A chunk plus everything it imports statically (what the browser must load before it runs). */
+function closure(key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dependency of manifest[key]?.imports ?? []) closure(dependency, seen);
+  return seen;
+}
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+if (!entryKey) throw new Error('No entry in the Vite manifest: is build.manifest enabled?');
+const firstRoute = closure(entryKey);
+const firstRouteKb = [...firstRoute].reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+const cssKb = [...firstRoute].flatMap((key) => manifest[key]!.css ?? []).reduce((sum, file) => sum + gzipKb(file), 0);
+
+console.log('\nFirst route (entry + static imports), gzipped:');
+for (const key of firstRoute) console.log(`  ${manifest[key]!.file.padEnd(48)} ${gzipKb(manifest[key]!.file).toFixed(1).padStart(7)} kB`);
+console.log(`  ${'total JS'.padEnd(48)} ${firstRouteKb.toFixed(1).padStart(7)} kB (budget ${FIRST_ROUTE_BUDGET_KB} kB)`);
+console.log(`  ${'CSS'.padEnd(48)} ${cssKb.toFixed(1).padStart(7)} kB`);
+
+console.log('\nLazy routes (own chunk / with the shared chunks not already in the first route), gzipped:');
+for (const [key, chunk] of Object.entries(manifest).filter(([, chunk]) => chunk.isDynamicEntry)) {
+  const extra = [...closure(key)].filter((dependency) => !firstRoute.has(dependency));
+  const total = extra.reduce((sum, dependency) => sum + gzipKb(manifest[dependency]!.file), 0);
+  console.log(`  ${(chunk.src ?? key).padEnd(56)} ${gzipKb(chunk.file).toFixed(1).padStart(6)} kB / ${total.toFixed(1).padStart(6)} kB`);
+}
+
+const stripeInFirstRoute = [...firstRoute].some((key) => readFileSync(path.join(dist, manifest[key]!.file), 'utf8').includes('js.stripe.com'));
+if (stripeInFirstRoute) console.log('\nWARNING: the payment provider script is referenced by the first route.');
+if (firstRouteKb > FIRST_ROUTE_BUDGET_KB) {
+  console.log(`\nFirst route is over budget by ${(firstRouteKb - FIRST_ROUTE_BUDGET_KB).toFixed(1)} kB.`);
+  process.exitCode = 1;
+}
