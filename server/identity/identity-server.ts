@@ -27,6 +27,7 @@ import {
   thirdPartyCookiePage,
   type PageContext,
   type RegistrationErrors,
+  type RegistrationValues,
 } from './pages';
 import { passwordProblems } from './password-rules';
 import type { SigningKeys } from './signing-keys';
@@ -436,10 +437,10 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
       return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     }
 
-    const loginForm = (options: { email?: string; error?: string }, status = 200) =>
-      sendHtml(res, status, loginPage(pageContext, { action: `${base}/login`, registerUrl: `${base}/register`, ...options }));
-    const registrationForm = (options: Parameters<typeof registrationPage>[1] extends infer O ? Omit<O & object, 'action' | 'loginUrl'> : never, status = 200) =>
-      sendHtml(res, status, registrationPage(pageContext, { action: `${base}/register`, loginUrl: base, ...options }));
+    const loginForm = (options: { email?: string; error?: string }) =>
+      sendHtml(res, 200, loginPage(pageContext, { action: `${base}/login`, registerUrl: `${base}/register`, ...options }));
+    const registrationForm = (options: { values: RegistrationValues; errors?: RegistrationErrors }) =>
+      sendHtml(res, 200, registrationPage(pageContext, { action: `${base}/register`, loginUrl: base, ...options }));
 
     if (req.method === 'GET') {
       if (action === '/register' || (action === '' && params.screen_hint === 'signup')) {
@@ -454,7 +455,8 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
       const email = (form.get('email') ?? '').trim();
       const password = form.get('password') ?? '';
       const user = email && password ? await authenticateUser(db, email, password) : undefined;
-      if (!user) return loginForm({ email, error: 'Invalid email or password.' }, 401);
+      // 200 like Keycloak: the page is the answer, and browsers would log a 4xx document as a console error.
+      if (!user) return loginForm({ email, error: 'Invalid email or password.' });
       return provider.interactionFinished(
         req,
         res,
@@ -479,14 +481,14 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
       const problems = passwordProblems(password);
       if (problems.length) errors.password = problems;
       if (!passwordConfirm || password !== passwordConfirm) errors.passwordConfirm = ['The passwords do not match.'];
-      if (Object.keys(errors).length) return registrationForm({ values, errors }, 400);
+      if (Object.keys(errors).length) return registrationForm({ values, errors });
 
       let user: UserRow;
       try {
         user = await createUser(db, { email: values.email, password, givenName: values.firstName, familyName: values.lastName });
       } catch {
         // The unique index caught a registration that raced this one.
-        return registrationForm({ values, errors: { email: ['An account with this email address already exists.'] } }, 400);
+        return registrationForm({ values, errors: { email: ['An account with this email address already exists.'] } });
       }
       await sendVerificationEmail({ db, mailer, config }, user);
       return provider.interactionFinished(

@@ -82,7 +82,7 @@ describe('sign-in with authorization code and PKCE', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ email: 'alice@example.com', password: 'Wrong1234!' }),
     });
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('Invalid email or password.');
     expect(html).toContain('role="alert"');
