@@ -1,0 +1,88 @@
+// Billing calls of the console (spec 000 section 7 Billing) and the local card provider's confirmation, which stands
+// in for the hosted provider's confirmCardSetup in card mock mode.
+import { Schema } from 'effect';
+import {
+  AttachPaymentMethodResponse,
+  BillingAccountIdResponse,
+  CreateBillingAccountResponse,
+  CurrentBillingResponse,
+  PaymentConfigResponse,
+} from '../../contract/billing';
+import { ConfirmSetupIntentResponse } from '../../contract/payments';
+import { resolveUrl, settings } from '../config/settings';
+import { getAccessToken } from './auth';
+import { http } from './http';
+
+export function getCurrentBilling() {
+  return http.get('billing/current', CurrentBillingResponse);
+}
+
+/**
+ * The id of the user's billing account with this name, or null. `hasPaymentMethod` is read when the API sends it
+ * (`has_payment_method`); older answers leave it undefined and the caller falls back on what it remembers.
+ */
+export async function findBillingAccountIdByName(name: string): Promise<{ billingAccountId: number | null; hasPaymentMethod?: boolean }> {
+  const answer = await http.get(
+    'stripe/billing-account-id',
+    Schema.Struct({ ...BillingAccountIdResponse.fields, has_payment_method: Schema.optionalKey(Schema.Boolean) }),
+    { searchParams: { name } },
+  );
+  return answer;
+}
+
+export function createBillingAccount(name: string) {
+  return http.post('billing/', CreateBillingAccountResponse, { json: { name, default: false } });
+}
+
+export function getPaymentConfig() {
+  return http.get('stripe/config', PaymentConfigResponse);
+}
+
+/** Asks for a setup intent; the machine checks the client secret's shape itself. */
+export async function requestSetupIntent(billingAccountId: number): Promise<{ clientSecret: unknown }> {
+  // Decoded loosely on purpose: a missing or malformed client_secret is a case the card flow reports in words.
+  const answer = await http.post('billing/payment-methods/setup', Schema.Struct({ client_secret: Schema.optionalKey(Schema.Unknown) }), {
+    json: { billingAccountId },
+  });
+  return { clientSecret: answer.clientSecret };
+}
+
+export function attachPaymentMethod(billingAccountId: number, paymentMethodId: string) {
+  return http.post('billing/payment-methods/attach', AttachPaymentMethodResponse, { json: { billingAccountId, paymentMethodId } });
+}
+
+export interface LocalCardDetails {
+  cardNumber: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  name?: string;
+}
+
+/**
+ * Confirms a card with the platform's local payment provider. Not through the shared HTTP client: like the hosted
+ * provider's script, a refused card is an answer (the provider's message), not an API error to toast or report.
+ */
+export async function confirmLocalCardSetup(
+  clientSecret: string,
+  card: LocalCardDetails,
+  signal?: AbortSignal,
+): Promise<{ paymentMethodId: string | null } | { error: string }> {
+  const base = resolveUrl(settings.apiUrl, globalThis.location?.origin ?? 'http://localhost');
+  const token = await getAccessToken();
+  const response = await fetch(new URL(`payments/local/setup-intents/${encodeURIComponent(clientSecret)}/confirm`, base), {
+    method: 'POST',
+    signal,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ card_number: card.cardNumber, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc, ...(card.name ? { name: card.name } : {}) }),
+  });
+  const body = (await response.json().catch(() => null)) as unknown;
+  if (response.ok) {
+    const decoded = Schema.decodeUnknownOption(ConfirmSetupIntentResponse)(body);
+    return { paymentMethodId: decoded._tag === 'Some' ? decoded.value.setup_intent.payment_method : null };
+  }
+  const error = (body as { error?: { message?: unknown }; message?: unknown } | null) ?? null;
+  if (error && typeof error.error?.message === 'string') return { error: error.error.message };
+  if (error && typeof error.message === 'string') return { error: error.message };
+  return { error: 'The card could not be confirmed. Please try again.' };
+}
