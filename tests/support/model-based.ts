@@ -468,7 +468,9 @@ function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachi
   return { actor, perform, received: () => receivedTypes, errors };
 }
 
-function checkReachedState(plan: ModelPlan<AnyStateMachine>, snapshot: AnySnapshotLike, step: ModelPath['steps'][number], where: string) {
+function checkReachedState<TMachine extends AnyStateMachine>(
+  plan: ModelPlan<TMachine>,
+  snapshot: AnySnapshotLike, step: ModelPath['steps'][number], where: string) {
   const actual = safeJson(snapshot.value);
   const expected = safeJson(step.value);
   if (actual !== expected) {
@@ -499,7 +501,7 @@ export async function replayOnMachine<TMachine extends AnyStateMachine>(plan: Mo
       else await replayer.perform(step.event);
       if (replayer.errors.length) throw replayer.errors[0];
       const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine> & AnySnapshotLike;
-      checkReachedState(plan as never, snapshot, step, `step ${index}`);
+      checkReachedState(plan, snapshot, step, `step ${index}`);
       for (const key of activeLeafKeys(snapshot)) {
         await assertionFor(states, key, 'machine')(snapshot);
       }
@@ -552,7 +554,7 @@ export async function replayOnView<TMachine extends AnyStateMachine>(plan: Model
       }
       if (replayer.errors.length) throw replayer.errors[0];
       const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine> & AnySnapshotLike;
-      checkReachedState(plan as never, snapshot, step, `view step ${index}`);
+      checkReachedState(plan, snapshot, step, `view step ${index}`);
       for (const key of activeLeafKeys(snapshot)) {
         await assertionFor(viewStates, key, 'view')(context(step.event));
       }
@@ -567,7 +569,7 @@ export async function replayOnView<TMachine extends AnyStateMachine>(plan: Model
 // ---------------------------------------------------------------------------------------------------------------
 // Coverage
 
-export function summarizeCoverage(plan: ModelPlan<AnyStateMachine>): MachineCoverage {
+export function summarizeCoverage<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>): MachineCoverage {
   const missingStates = plan.allStateIds.filter((id) => !plan.coverage.states.has(id));
   const missingTransitions = plan.allTransitionIds.filter((id) => !plan.coverage.transitions.has(id));
   return {
@@ -583,7 +585,7 @@ export function summarizeCoverage(plan: ModelPlan<AnyStateMachine>): MachineCove
 }
 
 /** Fails unless every state and transition was covered, except the ones declared unreachable (which must not be). */
-export function checkFullCoverage(plan: ModelPlan<AnyStateMachine>): void {
+export function checkFullCoverage<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>): void {
   const summary = summarizeCoverage(plan);
   const allowedStates = plan.options.uncovered?.states ?? [];
   const allowedTransitions = plan.options.uncovered?.transitions ?? [];
@@ -625,9 +627,9 @@ export function describeModel<TMachine extends AnyStateMachine>(title: string, o
     it('covers every state and transition', () => {
       expect(plan.coverage.pathsReplayed.machine).toBe(plan.paths.length);
       if (options.view) expect(plan.coverage.pathsReplayed.view).toBe(plan.paths.length);
-      checkFullCoverage(plan as never);
+      checkFullCoverage(plan);
     });
-    afterAll(() => writeCoverage(summarizeCoverage(plan as never)));
+    afterAll(() => writeCoverage(summarizeCoverage(plan)));
   });
   return plan;
 }
