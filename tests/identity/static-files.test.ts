@@ -4,22 +4,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 
 describe('the console files and the platform headers', () => {
+  let first: TestPlatform;
   let platform: TestPlatform;
   let base: string;
   beforeAll(async () => {
-    platform = await startTestPlatform({ seed: false, env: { STATIC_DIR: 'will-be-replaced' } });
-    await platform.stopKeepingData();
+    // The first start only makes the data folder (and database) that the real run below reuses.
+    first = await startTestPlatform({ seed: false, env: { STATIC_DIR: 'will-be-replaced' } });
+    await first.stopKeepingData();
+    platform = first;
     // A small stand-in for Vite's dist/, in the test's own data folder.
     const dist = path.join(platform.dataDir, 'dist');
     await mkdir(path.join(dist, 'assets'), { recursive: true });
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>console</title><script type="module" src="/assets/app-abc123.js"></script>');
     await writeFile(path.join(dist, 'assets', 'app-abc123.js'), `console.log(${JSON.stringify('x'.repeat(2000))});`);
     await writeFile(path.join(dist, 'silent-check-sso.html'), '<!doctype html><script src="/assets/app-abc123.js"></script>');
-    platform = await startTestPlatform({ seed: false, dataDir: platform.dataDir, env: { STATIC_DIR: dist } });
+    platform = await startTestPlatform({ seed: false, dataDir: first.dataDir, databaseUrl: first.databaseUrl, env: { STATIC_DIR: dist } });
     base = platform.url;
   });
   afterAll(async () => {
-    await platform?.stop();
+    await platform?.stopKeepingData();
+    await first?.stop();
   });
 
   it('serves index.html for unknown paths (SPA fallback) with no-cache and the security headers', async () => {
