@@ -9,7 +9,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
 });
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 function toDate(value: Date | string | number): Date | null {
   const date = value instanceof Date ? value : new Date(value);
