@@ -90,6 +90,15 @@ describe('sign-in with authorization code and PKCE', () => {
     await expect(signIn(base, 'nobody@example.com', PASSWORD)).rejects.toThrow(/failed/);
   });
 
+  it('prefills the email from login_hint (invitation flow) and accepts Keycloak parameters it does not act on', async () => {
+    const page = await openSignInPage(base, { params: { login_hint: 'invitee@example.com', kc_action: 'UPDATE_PASSWORD', prompt: 'login' } });
+    expect(page.response.status).toBe(200);
+    expect(page.html).toContain('value="invitee@example.com"');
+    expect(page.html).toMatch(/<label for="email">Email<\/label>/);
+    expect(page.html).toMatch(/<label for="password">Password<\/label>/);
+    expect(page.html).not.toMatch(/<script>/);
+  });
+
   it('requires PKCE S256: no challenge and the plain method are refused', async () => {
     const common = { client_id: 'console', redirect_uri: `${base}/`, response_type: 'code', scope: 'openid', state: 's1', response_mode: 'query' };
     const session = new BrowserSession(base);
