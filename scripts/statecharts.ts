@@ -133,7 +133,8 @@ function childStates(node: AnyStateNode): AnyStateNode[] {
 function renderNode(node: AnyStateNode, indent: string, lines: string[]): void {
   const id = nodeId(node);
   const children = childStates(node);
-  lines.push(`${indent}state "${node.key}" as ${id}`);
+  // A label only where the Mermaid id differs from the state's name (nested states carry their parent's path).
+  if (id !== node.key) lines.push(`${indent}state "${node.key}" as ${id}`);
   for (const invoke of node.invoke as Array<{ id: string; src: unknown }>) {
     lines.push(`${indent}${id} : invoke ${mermaidText(invokeLabel(invoke))}`);
   }

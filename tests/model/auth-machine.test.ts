@@ -1,0 +1,130 @@
+// Model-based test of the console's auth machine: every generated path is replayed on a real actor whose invoked
+// actors (keycloak-js init, token exchange, login redirect, logout) are controlled doubles settled by the path.
+import { expect } from 'vitest';
+import { authMachine } from '../../src/machines/auth/auth.machine';
+import type { AuthSession } from '../../src/services/auth';
+import { tokenOrganizationId } from '../../src/services/token';
+import { describeModel, type ModelEvents, type ModelStates } from '../support/model-based';
+
+const ACME = 7;
+const now = 1_800_000_000;
+
+function session(organizationId: number | null, hasRefreshToken: boolean): AuthSession {
+  return {
+    token: `access-token-${organizationId ?? 'personal'}`,
+    claims: {
+      sub: 'user-1',
+      exp: now + 300,
+      email: 'demo@example.com',
+      email_verified: true,
+      given_name: 'Demo',
+      family_name: 'Owner',
+      ...(organizationId === null ? {} : { organization_id: organizationId }),
+      connection: 'Username-Password-Authentication',
+      sid: 'session-1',
+    },
+    idClaims: { exp: now + 300 },
+    hasRefreshToken,
+  };
+}
+
+const acmeSession = session(ACME, true);
+const personalSession = session(null, true);
+const personalWithoutRefresh = session(null, false);
+
+// The console remembered Acme (localStorage orgId) and has a client id: every guard of the machine can go both
+// ways from this one input, depending on the session keycloak-js finds.
+const input = { selectedOrganizationId: ACME, hasClientId: true };
+
+// Side effects on browser storage and third-party services are React/browser concerns: silenced here.
+const machine = authMachine.provide({
+  actions: {
+    warnSwitchFailed: () => undefined,
+  },
+});
+
+const events = {
+  'auth.login': [{ type: 'auth.login', returnPath: '/projects' }],
+  'organization.switch': [
+    { type: 'organization.switch', organizationId: ACME },
+    { type: 'organization.switch', organizationId: null },
+  ],
+  'auth.logout': [{ type: 'auth.logout' }],
+  'auth.token.refreshed': [{ type: 'auth.token.refreshed', session: acmeSession }],
+  'auth.session.expired': [{ type: 'auth.session.expired' }],
+  'auth.retry': [{ type: 'auth.retry' }],
+  'xstate.done.actor.initialiseSession': [
+    { type: 'xstate.done.actor.initialiseSession', output: null },
+    { type: 'xstate.done.actor.initialiseSession', output: acmeSession },
+    { type: 'xstate.done.actor.initialiseSession', output: personalSession },
+    { type: 'xstate.done.actor.initialiseSession', output: personalWithoutRefresh },
+  ],
+  'xstate.error.actor.initialiseSession': [
+    { type: 'xstate.error.actor.initialiseSession', error: new Error('Timeout when waiting for 3rd party check iframe message.') },
+  ],
+  'xstate.error.actor.redirectToLogin': [
+    { type: 'xstate.error.actor.redirectToLogin', error: new Error('Not supported by the OIDC server') },
+  ],
+  'xstate.done.actor.exchangeRefreshToken': [{ type: 'xstate.done.actor.exchangeRefreshToken', output: acmeSession }],
+  'xstate.error.actor.exchangeRefreshToken': [
+    { type: 'xstate.error.actor.exchangeRefreshToken', error: new Error('invalid_grant') },
+  ],
+  'xstate.done.actor.endSession': [{ type: 'xstate.done.actor.endSession', output: undefined }],
+  'xstate.error.actor.endSession': [{ type: 'xstate.error.actor.endSession', error: new Error('offline') }],
+} satisfies ModelEvents<typeof machine>;
+
+type Snapshot = Parameters<ModelStates<typeof machine>['authenticated']>[0];
+
+function expectSignedOut(s: Snapshot) {
+  expect(s.context.user).toBeNull();
+  expect(s.context.token).toBeNull();
+  expect(s.context.decodedToken).toBeNull();
+}
+
+const states = {
+  initialising: (s) => {
+    expectSignedOut(s);
+    expect(s.children.initialiseSession).toBeDefined();
+    expect(s.context.keyCloakError).toBeNull();
+  },
+  unauthenticated: (s) => {
+    expectSignedOut(s);
+    expect(s.context.hasRefreshToken).toBe(false);
+  },
+  redirectingToLogin: (s) => {
+    expectSignedOut(s);
+    expect(s.children.redirectToLogin).toBeDefined();
+  },
+  switchingAccount: (s) => {
+    // Only entered when the stored account differs from the token's and a refresh token can be exchanged.
+    expect(s.children.exchangeRefreshToken).toBeDefined();
+    expect(s.context.hasRefreshToken).toBe(true);
+    expect(s.context.selectedOrganizationId).not.toBe(tokenOrganizationId(s.context.decodedToken));
+  },
+  authenticated: (s) => {
+    expect(s.context.token).not.toBeNull();
+    expect(s.context.user?.email).toBe('demo@example.com');
+    expect(s.context.user?.name).toBe('Demo Owner');
+    expect(s.context.user?.organizationId).toBe(tokenOrganizationId(s.context.decodedToken));
+    // The console continues only as the account the token is scoped to, or personal.
+    const selected = s.context.selectedOrganizationId;
+    expect(selected === null || selected === tokenOrganizationId(s.context.decodedToken)).toBe(true);
+  },
+  loggingOut: (s) => {
+    expect(s.children.endSession).toBeDefined();
+  },
+  failed: (s) => {
+    expectSignedOut(s);
+    expect(s.context.keyCloakError).toMatch(/Timeout when waiting|Not supported by the OIDC server/);
+  },
+} satisfies ModelStates<typeof machine>;
+
+describeModel('auth machine', {
+  name: 'auth',
+  machine,
+  input,
+  events,
+  states,
+  // updatedAt is a timestamp: without this every step would be a new state and the graph would never close.
+  serializeContext: ({ updatedAt: _updatedAt, ...rest }) => rest,
+});
