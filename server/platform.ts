@@ -34,6 +34,12 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
   // Listen first: with port 0 the real port is only known now, and the issuer, audience and public URL that go into
   // every token must name it.
   const server = createServer();
+  // Until the database is open and seeded, answer at once instead of leaving early requests hanging unanswered.
+  const starting = (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1', 'Cache-Control': 'no-store' });
+    res.end('The platform is starting, try again in a moment.');
+  };
+  server.on('request', starting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -69,6 +75,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
       return serveStatic(req, res);
     };
+    server.off('request', starting);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       route(req, res).catch((error: unknown) => {
         if (!options.quiet) console.error('[platform]', req.method, req.url, error);
