@@ -24,10 +24,9 @@ describe('registration and email verification', () => {
   });
 
   async function openRegistration() {
-    // keycloak-js createRegisterUrl(): the Keycloak registrations address with the usual authorization parameters.
+    // The registration form of a fresh sign-in interaction (the registrations address is tested on its own).
     const page = await openSignInPage(base);
-    const registrations = page.url.href; // the interaction page; the registrations path is checked separately
-    const uid = /interaction\/([\w-]+)/.exec(registrations)![1];
+    const uid = /interaction\/([\w-]+)/.exec(page.url.href)![1];
     const response = await page.session.request(`${base}/realms/observability/interaction/${uid}/register`);
     return { ...page, uid, html: await response.text() };
   }
