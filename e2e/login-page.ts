@@ -17,3 +17,13 @@ export async function signInThroughConsole(page: Page, baseUrl: string, email: s
   // Back on the console once the /auth callback has completed the sign-in.
   await page.waitForURL((url) => !url.pathname.includes('/realms/') && url.pathname !== '/auth');
 }
+
+/** The console shows who is signed in: the greeting, and the user menu with the full name and email. */
+export async function expectSignedInAs(page: Page, account: { email: string; name: string }): Promise<void> {
+  const menu = page.getByRole('button', { name: `User menu for ${account.name}` });
+  await expect(menu).toBeVisible();
+  await menu.click();
+  await expect(page.getByRole('menu').getByText(account.name, { exact: true })).toBeVisible();
+  await expect(page.getByRole('menu').getByText(account.email, { exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+}

@@ -30,11 +30,12 @@ test.describe('organization switch', () => {
   test('the owner switches to Acme and back to personal', async ({ page }) => {
     const tokens = recordAccessTokens(page);
     const latest = () => tokens[tokens.length - 1];
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
     await page.goto('/projects');
     await expect.poll(() => tokens.length).toBeGreaterThan(0);
     await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
     expect(latest().claims.organization_id ?? null).toBeNull();
-    const personalSidebar = await page.getByRole('navigation').first().innerText();
+    const personalSidebar = await sidebar.innerText();
 
     // Acme's id as the API reports it to the signed-in owner, with the console's own token.
     const response = await page.request.get('/api/users/organizations', {
@@ -45,19 +46,19 @@ test.describe('organization switch', () => {
     const acme = organizations.find((organization) => organization.name === 'Acme');
     expect(acme).toBeDefined();
 
-    await page.goto(`/login?organization=${acme!.id}`);
+    await sidebar.getByRole('link', { name: 'Acme' }).click();
     await expect.poll(() => latest().claims.organization_id).toBe(acme!.id);
     await page.goto('/projects');
     await expect(page.getByText('Acme Production').first()).toBeVisible();
     await expect(page.getByText('Personal Sandbox')).toHaveCount(0);
-    const organizationSidebar = await page.getByRole('navigation').first().innerText();
+    const organizationSidebar = await sidebar.innerText();
     expect(organizationSidebar).not.toBe(personalSidebar);
 
-    await page.goto('/login?personalAccount');
+    await sidebar.getByRole('link', { name: /Personal account/ }).click();
     await expect.poll(() => latest().claims.organization_id ?? null).toBeNull();
     await page.goto('/projects');
     await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
     await expect(page.getByText('Acme Production')).toHaveCount(0);
-    expect(await page.getByRole('navigation').first().innerText()).toBe(personalSidebar);
+    expect(await sidebar.innerText()).toBe(personalSidebar);
   });
 });

@@ -30,39 +30,52 @@ test.describe('owner', () => {
   test('the remembered project is restored into the path', async ({ page }) => {
     await page.goto('/projects');
     await page.getByRole('link', { name: /Personal Sandbox/ }).first().click();
-    await page.waitForURL(/\/[a-z0-9-]+-\d+\/stack/);
+    await page.waitForURL(/^https?:\/\/[^/]+\/[a-z0-9-]+-\d+(\/|$)/);
     const slug = new URL(page.url()).pathname.split('/')[1];
     await page.goto('/');
     await expect(page).toHaveURL((url) => url.pathname.startsWith(`/${slug}`));
   });
 
-  test('the API answering 500 shows the error view, not a blank page', async ({ page }) => {
+  test('the API answering 500 shows the error view, not a blank page', async ({ page }, testInfo) => {
     await page.route('**/api/**', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Internal error' }) }),
     );
     await page.goto('/projects');
+    // The error view shows the API's message (spec section 8: message taken from message, error or details).
+    await expect(page.getByRole('heading', { name: 'Internal error' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Reload page' }).or(page.getByRole('link', { name: 'Reload page' })).first()).toBeVisible();
     expect((await page.locator('body').innerText()).trim().length).toBeGreaterThan(0);
+    await page.screenshot({ path: testInfo.outputPath('error-view.png') });
   });
 
-  test('the API being down shows the error view, not a blank page', async ({ page }) => {
+  test('the API being down shows the error view, not a blank page', async ({ page }, testInfo) => {
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));
     await page.goto('/projects');
     await expect(page.getByRole('button', { name: 'Reload page' }).or(page.getByRole('link', { name: 'Reload page' })).first()).toBeVisible();
     expect((await page.locator('body').innerText()).trim().length).toBeGreaterThan(0);
+    await page.screenshot({ path: testInfo.outputPath('error-view.png') });
   });
 
   test('the theme switches and persists across a reload', async ({ page }) => {
-    await page.goto('/projects');
     const html = page.locator('html');
+    const canvas = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.goto('/projects');
+    await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
     // Default dark (spec section 1).
     await expect(html).toHaveClass(/dark/);
-    await page.getByRole('button', { name: /theme/i }).first().click();
-    await page.getByRole('menuitemradio', { name: 'Light' }).or(page.getByRole('radio', { name: 'Light' })).or(page.getByRole('option', { name: 'Light' })).first().click();
+    const dark = await canvas();
+
+    await page.getByRole('button', { name: /^User menu for / }).click();
+    await page.getByRole('menuitem', { name: /^Light/ }).click();
+    await expect(html).toHaveClass(/light/);
     await expect(html).not.toHaveClass(/dark/);
+    const light = await canvas();
+    expect(light).not.toBe(dark);
+
     await page.reload();
     await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
-    await expect(html).not.toHaveClass(/dark/);
+    await expect(html).toHaveClass(/light/);
+    expect(await canvas()).toBe(light);
   });
 
   for (const width of [375, 768, 1280]) {
