@@ -5,6 +5,7 @@ import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { Caller, CallerResolver } from './caller';
 import type { Router } from './router';
 import type { ServiceRegistry } from './service-status';
+import type { ReadCache } from './read-cache';
 
 /** What every route module gets: the platform's parts, created once per API handler. */
 export interface ApiContext {
@@ -14,11 +15,17 @@ export interface ApiContext {
   payments: PaymentProvider;
   callers: CallerResolver;
   services: ServiceRegistry;
+  reads: ReadCache;
 }
 
 /** Per request: the caller is resolved on first use, so public routes never verify a token. */
 export interface RequestScope {
   caller(): Promise<Caller | null>;
+}
+
+/** Cache key of a read made for this caller in their current mode. */
+export function readKey(caller: Caller, ...parts: (string | number)[]): string {
+  return [caller.userId, caller.organizationId ?? 'personal', ...parts].join('|');
 }
 
 export type ApiRouter = Router<RequestScope>;

@@ -15,6 +15,7 @@ import { registerLocalPaymentRoutes } from './payment-routes';
 import { registerProjectRoutes } from './project-routes';
 import { Router, parseQuery } from './router';
 import { createServiceRegistry, type ServiceRegistry } from './service-status';
+import { createReadCache } from './read-cache';
 import { registerTelemetryRoutes } from './telemetry-routes';
 import { registerUserRoutes } from './user-routes';
 
@@ -27,6 +28,8 @@ export interface ApiDependencies {
   payments?: PaymentProvider;
   /** Defaults to the platform's own checks; product back ends register theirs on it. */
   services?: ServiceRegistry;
+  /** How long a read may be reused while nothing is written (embedded database only). Default 1000 ms; 0 turns it off. */
+  readCacheMs?: number;
 }
 
 // PostgreSQL codes that can only come from input the schemas let through (e.g. a value out of a column's range):
@@ -42,6 +45,7 @@ export function createApiHandler(deps: ApiDependencies) {
     payments: deps.payments ?? createPaymentProvider(deps.db, deps.config),
     callers: createCallerResolver(deps.verifyAccessToken),
     services: deps.services ?? createServiceRegistry(deps.db),
+    reads: createReadCache({ enabled: deps.db.kind === 'pglite' && (deps.readCacheMs ?? 1_000) > 0, maxAgeMs: deps.readCacheMs }),
   };
   const router = new Router<RequestScope>();
   registerBillingRoutes(router, ctx);
@@ -69,7 +73,14 @@ export function createApiHandler(deps: ApiDependencies) {
       }
       let caller: Promise<Caller | null> | undefined;
       const scope: RequestScope = { caller: () => (caller ??= ctx.callers.resolve(req, ctx.db)) };
-      await match.handler({ req, res, params: match.params, query: parseQuery(url.search) }, scope);
+      const writes = !match.options.readOnly;
+      // Bumped before and after: a read that overlaps this request in any way is not reused after it.
+      if (writes) ctx.reads.noteWrite();
+      try {
+        await match.handler({ req, res, params: match.params, query: parseQuery(url.search) }, scope);
+      } finally {
+        if (writes) ctx.reads.noteWrite();
+      }
     } catch (error) {
       respondWithError(res, error);
     }

@@ -234,5 +234,5 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
     const changed = await setMemberReadOnly(ctx.db, membership.organization_id, input.user_id, input.read_only === 'true');
     if (!changed) throw notFound('We could not find this user among the members of the organization (owners keep their role).');
     sendJson(res, 200, { message: 'User promoted' });
-  });
+  }, { readOnly: false });
 }

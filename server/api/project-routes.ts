@@ -13,7 +13,7 @@ import {
   listVisibleProjects,
   type ProjectRow,
 } from '../db/repositories/projects-repository';
-import type { ApiContext, ApiRouter } from './api-context';
+import { readKey, type ApiContext, type ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
 import { ApiError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from './http';
 
@@ -44,12 +44,19 @@ export async function visibleProjectOr404(ctx: ApiContext, caller: Caller, proje
 }
 
 export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void {
-  router.add('GET', 'projects', async ({ res }, scope) => {
-    const caller = requireCaller(await scope.caller());
-    if (caller.organizationId !== null) await requireOrganization(caller);
-    const rows = await listVisibleProjects(ctx.db, caller);
-    sendJson(res, 200, await Promise.all(rows.map((row) => toProject(caller, row))));
-  });
+  router.add(
+    'GET',
+    'projects',
+    async ({ res }, scope) => {
+      const caller = requireCaller(await scope.caller());
+      const projects = await ctx.reads.share(readKey(caller, 'projects'), async () => {
+        if (caller.organizationId !== null) await requireOrganization(caller);
+        const rows = await listVisibleProjects(ctx.db, caller);
+        return Promise.all(rows.map((row) => toProject(caller, row)));
+      });
+      sendJson(res, 200, projects);
+    },
+  );
 
   router.add('POST', 'projects', async ({ req, res }, scope) => {
     const caller = requireCaller(await scope.caller());

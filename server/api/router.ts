@@ -12,22 +12,31 @@ export interface RouteRequest {
 
 export type RouteHandler<C> = (request: RouteRequest, context: C) => Promise<void>;
 
+export interface RouteOptions {
+  /**
+   * The route only reads, so it does not invalidate cached reads. Defaults to true for GET and false otherwise;
+   * a GET that writes (the spec's GET users/promote) must say readOnly: false.
+   */
+  readOnly?: boolean;
+}
+
 interface Route<C> {
   method: string;
   segments: string[];
   handler: RouteHandler<C>;
+  options: RouteOptions;
 }
 
 export type RouteMatch<C> =
-  | { kind: 'found'; handler: RouteHandler<C>; params: Record<string, string> }
+  | { kind: 'found'; handler: RouteHandler<C>; params: Record<string, string>; options: RouteOptions }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
 export class Router<C> {
   private readonly routes: Route<C>[] = [];
 
-  add(method: string, path: string, handler: RouteHandler<C>): this {
-    this.routes.push({ method, segments: splitPath(path), handler });
+  add(method: string, path: string, handler: RouteHandler<C>, options: RouteOptions = {}): this {
+    this.routes.push({ method, segments: splitPath(path), handler, options: { readOnly: options.readOnly ?? method === 'GET' } });
     return this;
   }
 
@@ -37,7 +46,7 @@ export class Router<C> {
     for (const route of this.routes) {
       const params = matchSegments(route.segments, segments);
       if (!params) continue;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      if (route.method === method) return { kind: 'found', handler: route.handler, params, options: route.options };
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };

@@ -1,0 +1,127 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+// `npm run bench:api`: an authenticated GET /api/projects/ against the real API (embedded database on disk, demo
+// data, a minted owner token), then the same JSON from memory on a bare node:http server, each for DURATION
+// seconds at CONNECTIONS connections. Each server runs in its own process so the load generator does not steal
+// its event loop; on a 2-core machine they still share the CPU, which the figures include.
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const self = fileURLToPath(import.meta.url);
+
+interface Ready {
+  port: number;
+  path: string;
+  token?: string;
+  body?: string;
+}
+
+async function serveApi(): Promise<void> {
+  const { loadConfig } = await import('../server/config');
+  const { openDatabase } = await import('../server/db/database');
+  const { seedDemoData } = await import('../server/db/seed');
+  const { createApiHandler } = await import('../server/api/api-handler');
+  const { createMailer } = await import('../server/adapters/mail/mailer');
+  const { loadOrCreateSigningKeys } = await import('../server/identity/signing-keys');
+  const { createAccessTokenVerifier } = await import('../server/identity/verify-access-token');
+  const { findUserByEmail } = await import('../server/db/repositories/users-repository');
+  const { createTokenMinter } = await import('../tests/support/mint-token');
+
+  const dataDir = process.env.BENCH_DATA_DIR!;
+  const db = await openDatabase({ dataDir });
+  await seedDemoData(db);
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir });
+  const { publicJwks } = await loadOrCreateSigningKeys(db);
+  const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
+  const readCacheMs = process.env.BENCH_READ_CACHE_MS === undefined ? undefined : Number(process.env.BENCH_READ_CACHE_MS);
+  const handler = createApiHandler({ db, config, verifyAccessToken, mailer: createMailer(db, { from: config.mailFrom }), readCacheMs });
+  server.on('request', (req, res) => void handler(req, res));
+  const acme = (await db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
+  const mint = await createTokenMinter(db, config);
+  const token = await mint((await findUserByEmail(db, 'demo@example.com'))!, { organizationId: acme, expiresIn: 3600 });
+  const check = await fetch(`http://127.0.0.1:${port}/api/projects/`, { headers: { authorization: `Bearer ${token}` } });
+  const body = await check.text();
+  if (check.status !== 200) throw new Error(`GET /api/projects/ answered ${check.status}: ${body}`);
+  process.send!({ port, path: '/api/projects/', token, body } satisfies Ready);
+}
+
+async function serveRaw(): Promise<void> {
+  const body = process.env.BENCH_BODY!;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.send!({ port: (server.address() as AddressInfo).port, path: '/api/projects/' } satisfies Ready);
+}
+
+function startChild(role: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(self, [role], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (ready) => resolve({ child, ready: ready as Ready }));
+    child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
+  });
+}
+
+async function measure(label: string, ready: Ready) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${ready.port}${ready.path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: ready.token ? { authorization: `Bearer ${ready.token}` } : {},
+  });
+  const row = {
+    server: label,
+    'requests/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'max ms': result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  return row;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-api-'));
+  const children: ChildProcess[] = [];
+  try {
+    console.log(`Each run: 2 s warm-up, then ${DURATION} s at ${CONNECTIONS} connections against GET /api/projects/ ...`);
+    const runApi = async (label: string, env: Record<string, string>) => {
+      const api = await startChild('--serve-api', { BENCH_DATA_DIR: dataDir, ...env });
+      children.push(api.child);
+      await autocannon({ url: `http://127.0.0.1:${api.ready.port}${api.ready.path}`, connections: 10, duration: 2, headers: { authorization: `Bearer ${api.ready.token}` } });
+      const row = await measure(label, api.ready);
+      const exited = new Promise((resolve) => api.child.once('exit', resolve));
+      api.child.kill('SIGTERM');
+      await exited;
+      return { row, ready: api.ready };
+    };
+    const api = await runApi('API (PGlite, default)', {});
+    const uncached = await runApi('API, read cache off', { BENCH_READ_CACHE_MS: '0' });
+    const apiRow = api.row;
+    const raw = await startChild('--serve-raw', { BENCH_BODY: api.ready.body! });
+    children.push(raw.child);
+    const rawRow = await measure('raw node:http, same JSON', raw.ready);
+    console.table([apiRow, uncached.row, rawRow]);
+    console.log(`Target: p99 <= 20 ms at ${CONNECTIONS} connections -> API p99 ${apiRow['p99 ms']} ms: ${apiRow['p99 ms'] <= 20 ? 'met' : 'NOT met'}`);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const role = process.argv[2];
+if (role === '--serve-api') await serveApi();
+else if (role === '--serve-raw') await serveRaw();
+else await main();
