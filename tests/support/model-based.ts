@@ -75,11 +75,14 @@ export type StateAssertion<TMachine extends AnyStateMachine> = (
 /** One assertion per leaf state, run whenever that leaf is active after a step. */
 export type ModelStates<TMachine extends AnyStateMachine> = Record<LeafStateKey<TMachine>, StateAssertion<TMachine>>;
 
+/** @testing-library/react's screen, bound to document.body: what view actions and assertions query. */
+export type ViewScreen = typeof import('@testing-library/react').screen;
+/** The user-event instance of one view replay (created per path). */
+export type ViewUser = ReturnType<typeof import('@testing-library/user-event').default.setup>;
+
 export interface ViewContext<TMachine extends AnyStateMachine, TEvent extends AnyEventObject = AnyEventObject> {
-  /** @testing-library/react's screen, bound to document.body. */
-  screen: typeof import('@testing-library/react').screen;
-  /** A user-event instance created for this path. */
-  user: ReturnType<typeof import('@testing-library/user-event').default.setup>;
+  screen: ViewScreen;
+  user: ViewUser;
   /** The event the step takes (for view events) or the event that led here (for view states). */
   event: TEvent;
   snapshot: SnapshotFrom<TMachine>;
