@@ -136,11 +136,15 @@ export async function exchangeRefreshToken(organizationId: number | null): Promi
   const clientId = settings.identityServer.clientId;
   if (!refreshToken || !clientId) throw new Error('No refresh token to exchange');
   const endpoint = new URL(`${identityServerUrl()}/realms/${encodeURIComponent(settings.identityServer.realm)}/protocol/openid-connect/token`);
-  const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
-  if (organizationId !== null) {
-    body.set('organization_id', String(organizationId));
-    endpoint.searchParams.set('organization_id', String(organizationId));
-  }
+  // An empty organization_id means "back to the personal account": the organization belongs to the refresh-token
+  // chain, so leaving it out would keep the current one.
+  const body = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+    organization_id: organizationId === null ? '' : String(organizationId),
+  });
+  if (organizationId !== null) endpoint.searchParams.set('organization_id', String(organizationId));
   const response = await fetch(endpoint, {
     method: 'POST',
     credentials: 'include',

@@ -91,6 +91,9 @@ describe('auth machine', () => {
     expect(calls.exchange).toEqual([5]);
     expect(snapshot.context.decodedToken?.organization_id).toBe(5);
     expect(calls.persisted).toEqual([5]);
+    // Restoring on load keeps the page and the project: no navigation, no project reset.
+    expect(calls.order).not.toContain('accountSwitched');
+    expect(calls.order).not.toContain('clearSelectedProject');
   });
 
   it('does not exchange without a refresh token, and stays with the token account', async () => {

@@ -11,7 +11,7 @@ import {
   type TokenClaims,
 } from '../../src/services/token';
 
-function jwt(payload: Record<string, unknown>): string {
+function jwt(payload: object): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${encode({ alg: 'RS256', typ: 'at+jwt' })}.${encode(payload)}.signature`;
 }

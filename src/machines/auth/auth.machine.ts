@@ -31,6 +31,8 @@ export interface AuthContext {
   hasRefreshToken: boolean;
   /** The account the console should act as: localStorage orgId, null for personal. */
   selectedOrganizationId: number | null;
+  /** True while a switch the user asked for (organization.switch) runs; false when restoring on load. */
+  switchRequested: boolean;
   keyCloakError: string | null;
   updatedAt: number;
 }
@@ -101,6 +103,7 @@ export const authMachine = setup({
         claims: params.session?.claims,
         selectedOrganizationId: context.selectedOrganizationId,
       }),
+    switchWasRequested: ({ context }) => context.switchRequested,
     canExchangeRefreshToken: ({ context }) => context.hasRefreshToken && context.hasClientId,
     sessionCanExchange: ({ context }, params: { session: AuthSession | null }) =>
       Boolean(params.session?.hasRefreshToken) && context.hasClientId,
@@ -110,11 +113,12 @@ export const authMachine = setup({
   actions: {
     storeSession: assign((_, params: { session: AuthSession }) => sessionContext(params.session)),
     clearSession: assign(() => ({ ...emptySession, updatedAt: Date.now() })),
-    selectOrganization: assign((_, params: { organizationId: number | null }) => ({ selectedOrganizationId: params.organizationId })),
+    selectOrganization: assign((_, params: { organizationId: number | null }) => ({ selectedOrganizationId: params.organizationId, switchRequested: true })),
     /** Stays with the account the token is scoped to when a switch cannot happen, so the console can continue. */
     adoptTokenAccount: assign(({ context }) => ({ selectedOrganizationId: tokenOrganizationId(context.decodedToken) })),
     storeError: assign((_, params: { error: unknown }) => ({ keyCloakError: errorMessage(params.error), updatedAt: Date.now() })),
     clearError: assign({ keyCloakError: null }),
+    clearSwitchRequest: assign({ switchRequested: false }),
     warnSwitchFailed: (_, params: { error: unknown }) => {
       console.warn('Could not switch the account; staying with the current one.', params.error);
     },
@@ -134,6 +138,7 @@ export const authMachine = setup({
     ...emptySession,
     selectedOrganizationId: input.selectedOrganizationId,
     hasClientId: input.hasClientId,
+    switchRequested: false,
     keyCloakError: null,
     updatedAt: Date.now(),
   }),
@@ -198,16 +203,25 @@ export const authMachine = setup({
         id: 'exchangeRefreshToken',
         src: 'exchangeRefreshToken',
         input: ({ context }) => ({ organizationId: context.selectedOrganizationId }),
-        onDone: {
-          target: 'authenticated',
-          actions: [
-            { type: 'storeSession', params: ({ event }) => ({ session: event.output }) },
-            'adoptTokenAccount',
-            'persistAccountMode',
-            'clearSelectedProject',
-            'accountSwitched',
-          ],
-        },
+        onDone: [
+          {
+            // A switch the user asked for starts over in the new account: no project, the overview.
+            guard: 'switchWasRequested',
+            target: 'authenticated',
+            actions: [
+              { type: 'storeSession', params: ({ event }) => ({ session: event.output }) },
+              'adoptTokenAccount',
+              'persistAccountMode',
+              'clearSelectedProject',
+              'accountSwitched',
+            ],
+          },
+          {
+            // Restoring the stored account on load keeps the page and project the user reloaded.
+            target: 'authenticated',
+            actions: [{ type: 'storeSession', params: ({ event }) => ({ session: event.output }) }, 'adoptTokenAccount', 'persistAccountMode'],
+          },
+        ],
         onError: {
           target: 'authenticated',
           actions: [
@@ -219,6 +233,7 @@ export const authMachine = setup({
       },
     },
     authenticated: {
+      entry: 'clearSwitchRequest',
       on: {
         'organization.switch': [
           {

@@ -93,7 +93,7 @@ export function OverviewView() {
           <p className={css({ color: 'fg.muted' })}>
             No projects yet.{' '}
             {!shell.readOnly && (
-              <Link className={css({ color: 'accent.text', textDecoration: 'underline' })} to="/resources/create-project">
+              <Link className={css({ color: 'colorPalette.text', textDecoration: 'underline' })} to="/resources/create-project">
                 Create your first project
               </Link>
             )}
@@ -102,7 +102,7 @@ export function OverviewView() {
         <ul className={css({ display: 'flex', flexDirection: 'column' })}>
           {projects.slice(0, 6).map((item) => (
             <li key={item.id} className={css({ borderBottomWidth: '1px', _last: { borderBottomWidth: '0' } })}>
-              <Link to={projectHome(item.slug)} onClick={() => rememberSelectedProject(item.slug)} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', py: '2.5', px: '1', gap: '3', _hover: { color: 'accent.text' } })}>
+              <Link to={projectHome(item.slug)} onClick={() => rememberSelectedProject(item.slug)} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', py: '2.5', px: '1', gap: '3', _hover: { color: 'colorPalette.text' } })}>
                 <span className={css({ fontWeight: 'medium' })}>{item.name}</span>
                 <span className={css({ color: 'fg.subtle', textStyle: 'xs', fontFamily: 'mono' })}>{item.slug}</span>
               </Link>
@@ -128,7 +128,7 @@ export function OverviewView() {
 
 function QuickLink({ to, title, text }: { to: string; title: string; text: string }) {
   return (
-    <Link to={to} className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderRadius: 'l3', bg: 'bg.default', transition: 'border-color 0.15s', _hover: { borderColor: 'accent.default' } })}>
+    <Link to={to} className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderRadius: 'l3', bg: 'bg.default', transition: 'border-color 0.15s', _hover: { borderColor: 'colorPalette.default' } })}>
       <span className={css({ fontWeight: 'semibold', display: 'flex', alignItems: 'center', gap: '1' })}>
         {title} <ArrowRightIcon />
       </span>

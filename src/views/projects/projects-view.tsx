@@ -48,7 +48,7 @@ export function ProjectsView() {
             <Link
               to={projectHome(project.slug)}
               onClick={() => rememberSelectedProject(project.slug)}
-              className={css({ display: 'block', h: 'full', borderRadius: 'l3', transition: 'transform 0.15s, box-shadow 0.15s', _hover: { transform: 'translateY(-2px)', shadow: 'lg' }, _focusVisible: { outline: '2px solid', outlineColor: 'accent.default', outlineOffset: '2px' } })}
+              className={css({ display: 'block', h: 'full', borderRadius: 'l3', transition: 'transform 0.15s, box-shadow 0.15s', _hover: { transform: 'translateY(-2px)', shadow: 'lg' }, _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })}
             >
               <Card className={css({ h: 'full' })} title={project.name} description={project.slug}>
                 <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>{project.organizationId ? 'Organization project' : 'Personal project'}</p>

@@ -54,9 +54,9 @@ export function ProjectChooser() {
                       setOpen(false);
                     }}
                     aria-current={project.slug === shell.projectSlug ? 'true' : undefined}
-                    className={css({ display: 'flex', alignItems: 'center', gap: '2', px: '2', py: '1.5', borderRadius: 'l2', textStyle: 'sm', _hover: { bg: 'gray.a3' }, '&[aria-current=true]': { bg: 'accent.a3', color: 'accent.text', fontWeight: 'medium' } })}
+                    className={css({ display: 'flex', alignItems: 'center', gap: '2', px: '2', py: '1.5', borderRadius: 'l2', textStyle: 'sm', _hover: { bg: 'gray.a3' }, '&[aria-current=true]': { bg: 'colorPalette.a3', color: 'colorPalette.text', fontWeight: 'medium' } })}
                   >
-                    <span aria-hidden="true" className={css({ w: '6', h: '6', borderRadius: 'l1', bg: 'accent.a4', color: 'accent.text', display: 'grid', placeItems: 'center', textStyle: 'xs', fontWeight: 'bold' })}>
+                    <span aria-hidden="true" className={css({ w: '6', h: '6', borderRadius: 'l1', bg: 'colorPalette.a4', color: 'colorPalette.text', display: 'grid', placeItems: 'center', textStyle: 'xs', fontWeight: 'bold' })}>
                       {project.name.slice(0, 1).toUpperCase()}
                     </span>
                     <span className={css({ truncate: true })}>{project.name}</span>

@@ -4,7 +4,6 @@ import { Link, NavLink } from 'react-router';
 import { css, cx } from 'styled-system/css';
 import { queries } from '../../app/query-keys';
 import { hasArea } from '../../app/routes';
-import { Badge } from '../../components/ui/badge';
 import { BookIcon, BuildingIcon, CardIcon, GridIcon, HomeIcon, LayersIcon, LifeBuoyIcon, LogOutIcon, PlusIcon, SettingsIcon, SwitchIcon, UserIcon } from '../../components/ui/icons';
 import { settings } from '../../config/settings';
 import { buildSidebar, type SidebarLink } from './sidebar-model';
@@ -24,9 +23,9 @@ const itemClass = css({
   fontWeight: 'medium',
   transition: 'background 0.15s, color 0.15s',
   _hover: { bg: 'gray.a3', color: 'fg.default' },
-  '&[aria-current=page]': { bg: 'accent.a3', color: 'accent.text' },
+  '&[aria-current=page]': { bg: 'colorPalette.a3', color: 'colorPalette.text' },
   '&[aria-disabled=true]': { opacity: 0.45, pointerEvents: 'none' },
-  _focusVisible: { outline: '2px solid', outlineColor: 'accent.default', outlineOffset: '-2px' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '-2px' },
 });
 
 const accountIcons: Record<string, ReactNode> = { account: <UserIcon />, billing: <CardIcon />, organization: <BuildingIcon /> };
@@ -156,9 +155,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
               <SwitchIcon />
               <span className={css({ flex: '1', truncate: true })}>{entry.label}</span>
               {entry.current && (
-                <Badge tone="accent" size="sm">
-                  Current
-                </Badge>
+                <span role="img" aria-label="(current account)" className={css({ color: 'colorPalette.text', fontWeight: 'bold' })}>
+                  ✓
+                </span>
               )}
             </Link>
           </li>

@@ -59,7 +59,7 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
         <button
           type="button"
           aria-label={`User menu for ${user.name || user.email}`}
-          className={css({ w: '9', h: '9', borderRadius: 'full', bg: 'accent.default', color: 'accent.fg', fontWeight: 'semibold', textStyle: 'sm', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'accent.default', outlineOffset: '2px' } })}
+          className={css({ w: '9', h: '9', borderRadius: 'full', bg: 'colorPalette.default', color: 'colorPalette.fg', fontWeight: 'semibold', textStyle: 'sm', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })}
         >
           {initials(user.name, user.email)}
         </button>
