@@ -33,7 +33,7 @@ export default defineConfig(({ mode }) => {
       proxy: {
         '/api': { target: platformOrigin, changeOrigin: false },
         '/realms': { target: platformOrigin, changeOrigin: false },
-        '/interaction': { target: platformOrigin, changeOrigin: false },
+        '/dev': { target: platformOrigin, changeOrigin: false },
       },
     },
     preview: { port: 8301, strictPort: true, host: '127.0.0.1' },

@@ -73,8 +73,25 @@ export function currentSession(): AuthSession | null {
   };
 }
 
-/** check-sso: finds an existing identity-server session without showing a page, then refreshes the token once. */
-export async function initialiseSession(): Promise<AuthSession | null> {
+let initialisation: Promise<AuthSession | null> | null = null;
+
+/**
+ * check-sso: finds an existing identity-server session without showing a page, then refreshes the token once.
+ * keycloak-js may be initialised only once per instance, and React's StrictMode starts the auth actor twice in
+ * development, so every caller shares one initialisation; a failed one is forgotten so a retry starts afresh.
+ */
+export function initialiseSession(): Promise<AuthSession | null> {
+  if (!initialisation) {
+    initialisation = runInitialisation().catch((error: unknown) => {
+      initialisation = null;
+      keycloak = null;
+      throw error;
+    });
+  }
+  return initialisation;
+}
+
+async function runInitialisation(): Promise<AuthSession | null> {
   const kc = instance();
   const authenticated = await kc.init({
     onLoad: 'check-sso',

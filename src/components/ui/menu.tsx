@@ -1,7 +1,7 @@
 import { Menu as ArkMenu } from '@ark-ui/react/menu';
 import { Portal } from '@ark-ui/react/portal';
 import type { ReactElement, ReactNode } from 'react';
-import { cx } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { menu } from 'styled-system/recipes/menu';
 
 export interface MenuEntry {
@@ -36,12 +36,13 @@ export type MenuProps = {
 
 export function Menu({ trigger, groups, open, onOpenChange, header, footer, placement = 'bottom-start', className }: MenuProps) {
   const styles = menu({ size: 'sm' });
+  const itemClass = cx(styles.item, css({ gap: '2.5' }));
   return (
     <ArkMenu.Root open={open} onOpenChange={(details) => onOpenChange?.(details.open)} positioning={{ placement, gutter: 6 }}>
       <ArkMenu.Trigger asChild>{trigger}</ArkMenu.Trigger>
       <Portal>
         <ArkMenu.Positioner className={styles.positioner}>
-          <ArkMenu.Content className={cx(styles.content, className)}>
+          <ArkMenu.Content className={cx(styles.content, css({ minW: '56' }), className)}>
             {header}
             {groups.map((group, index) => (
               <div key={group.id}>
@@ -50,11 +51,11 @@ export function Menu({ trigger, groups, open, onOpenChange, header, footer, plac
                   {group.label && <ArkMenu.ItemGroupLabel className={styles.itemGroupLabel}>{group.label}</ArkMenu.ItemGroupLabel>}
                   {group.items.map((item) =>
                     item.asLink ? (
-                      <ArkMenu.Item key={item.value} value={item.value} disabled={item.disabled} className={styles.item} asChild onSelect={item.onSelect}>
+                      <ArkMenu.Item key={item.value} value={item.value} disabled={item.disabled} className={itemClass} asChild onSelect={item.onSelect}>
                         {withContent(item.asLink, item)}
                       </ArkMenu.Item>
                     ) : (
-                      <ArkMenu.Item key={item.value} value={item.value} disabled={item.disabled} className={styles.item} onSelect={item.onSelect}>
+                      <ArkMenu.Item key={item.value} value={item.value} disabled={item.disabled} className={itemClass} onSelect={item.onSelect}>
                         {item.icon}
                         {item.label}
                       </ArkMenu.Item>

@@ -70,7 +70,7 @@ export function ShellLayout() {
       </Dialog.Root>
 
       <div className={css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })}>
-        <header className={css({ position: 'sticky', top: '0', zIndex: 'sticky', bg: 'shell.topbar', borderBottomWidth: '1px', backdropFilter: 'blur(8px)' })}>
+        <header className={css({ position: 'sticky', top: '0', zIndex: 'docked', bg: 'shell.topbar', borderBottomWidth: '1px', backdropFilter: 'blur(8px)' })}>
           <div className={css({ h: '14', display: 'flex', alignItems: 'center', gap: '3', px: { base: '3', md: '6' } })}>
             <IconButton aria-label="Open navigation" className={css({ display: { base: 'inline-flex', md: 'none' } })} onClick={() => setDrawerOpen(true)}>
               <MenuIcon />
