@@ -31,7 +31,11 @@ export class ValidationError extends ApiError {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** For a body serialized once and sent many times (shared reads). */
+export function sendJsonText(res: ServerResponse, status: number, payload: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),

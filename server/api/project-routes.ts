@@ -15,7 +15,7 @@ import {
 } from '../db/repositories/projects-repository';
 import { readKey, type ApiContext, type ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from './http';
+import { ApiError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson, sendJsonText } from './http';
 
 /** The project owner: in organization mode an owner of the organization, in personal mode its creator. */
 async function isProjectOwner(caller: Caller, project: ProjectRow): Promise<boolean> {
@@ -49,12 +49,12 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
     'projects',
     async ({ res }, scope) => {
       const caller = requireCaller(await scope.caller());
-      const projects = await ctx.reads.share(readKey(caller, 'projects'), async () => {
+      const json = await ctx.reads.share(readKey(caller, 'projects'), async () => {
         if (caller.organizationId !== null) await requireOrganization(caller);
         const rows = await listVisibleProjects(ctx.db, caller);
-        return Promise.all(rows.map((row) => toProject(caller, row)));
+        return JSON.stringify(await Promise.all(rows.map((row) => toProject(caller, row))));
       });
-      sendJson(res, 200, projects);
+      sendJsonText(res, 200, json);
     },
   );
 
