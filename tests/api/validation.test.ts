@@ -134,7 +134,7 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
           expect(response.body.message).not.toBe('Invalid request');
         }
       }),
-      { numRuns: 40 },
+      { numRuns: Number(process.env.FC_RUNS ?? 40) },
     );
   });
 
@@ -153,7 +153,7 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
         expect(response.status).toBeLessThan(500);
         expect(response.body).toBeTypeOf('object');
       }),
-      { numRuns: 120 },
+      { numRuns: 3 * Number(process.env.FC_RUNS ?? 40) },
     );
   });
 
@@ -169,7 +169,7 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
           expect(response.status, path).toBeLessThan(500);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: Math.round(1.5 * Number(process.env.FC_RUNS ?? 40)) },
     );
   });
 });
