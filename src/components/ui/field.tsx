@@ -1,4 +1,4 @@
-import { Field as ArkField } from '@ark-ui/react/field';
+import { Field as ArkField, useFieldContext } from '@ark-ui/react/field';
 import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { css, cx } from 'styled-system/css';
 import { field } from 'styled-system/recipes/field';
@@ -38,11 +38,23 @@ export function Field({ label, helperText, errorText, required, disabled, readOn
 
 export type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'size'> & InputVariantProps;
 
+/**
+ * Ark points aria-describedby at the helper text only and the error at aria-errormessage, which several screen
+ * readers ignore; the error text is added to aria-describedby so it is read with the control.
+ */
+function useDescribedBy(own: string | undefined): string | undefined {
+  const context = useFieldContext() as ReturnType<typeof useFieldContext> | undefined;
+  const ids = [own, context?.ariaDescribedby, context?.invalid ? context.ids.errorText : undefined].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
 /** A text input; inside a Field it picks up the label, descriptions and invalid state. */
 export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ size, className, ...rest }, ref) {
-  return <ArkField.Input ref={ref} className={cx(input({ size }), className)} {...rest} />;
+  const describedBy = useDescribedBy(rest['aria-describedby']);
+  return <ArkField.Input ref={ref} className={cx(input({ size }), className)} {...rest} aria-describedby={describedBy} />;
 });
 
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...rest }, ref) {
-  return <ArkField.Textarea ref={ref} className={cx(field().textarea, input({ size: 'md' }), css({ minH: '20', py: '2' }), className)} {...rest} />;
+  const describedBy = useDescribedBy(rest['aria-describedby']);
+  return <ArkField.Textarea ref={ref} className={cx(field().textarea, input({ size: 'md' }), css({ minH: '20', py: '2' }), className)} {...rest} aria-describedby={describedBy} />;
 });
