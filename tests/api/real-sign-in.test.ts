@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { refreshTokens, signIn } from '../support/sign-in';
+import { decodeJwt, decodeJwtHeader, refreshTokens, signIn } from '../support/sign-in';
+import { createTokenMinter } from '../support/mint-token';
+import { findUserByEmail } from '../../server/db/repositories/users-repository';
 
 // The API with tokens from the real identity server (login page, code + PKCE, refresh into an organization), not
 // minted ones: proves the API accepts exactly what the console will send it.
@@ -27,6 +29,19 @@ describe('API with tokens from the real sign-in flow', () => {
     const inOrg = await get('projects/', refreshed.tokens!.accessToken);
     expect(((await inOrg.json()) as { name: string }[]).map((p) => p.name)).toEqual(['Acme Production', 'Acme Staging']);
     expect((await get('organizations/users', refreshed.tokens!.accessToken)).status).toBe(200);
+  });
+
+  it('tokens minted by tests/support/mint-token carry the same header and claims as real ones', async () => {
+    const tokens = await signIn(platform.url, 'dev@example.com', 'Demo1234!');
+    const mint = await createTokenMinter(platform.db, platform.config);
+    const minted = await mint((await findUserByEmail(platform.db, 'dev@example.com'))!);
+    const real = decodeJwt(tokens.accessToken);
+    const ours = decodeJwt(minted);
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(real).sort());
+    for (const claim of ['iss', 'aud', 'sub', 'email', 'given_name', 'family_name', 'email_verified', 'connection']) {
+      expect(ours[claim], claim).toEqual(real[claim]);
+    }
+    expect({ alg: decodeJwtHeader(minted).alg, typ: decodeJwtHeader(minted).typ }).toEqual({ alg: decodeJwtHeader(tokens.accessToken).alg, typ: decodeJwtHeader(tokens.accessToken).typ });
   });
 
   it('the ID token is not accepted as an access token', async () => {

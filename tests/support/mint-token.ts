@@ -17,8 +17,8 @@ export interface MintOptions {
 
 /**
  * Signs an access token with the platform's own key, with the same header and claims as the identity server's
- * (RS256, typ at+jwt, iss, aud, sub, given_name, family_name, name, preferred_username, email, email_verified,
- * organization_id, connection, sid), so an API test can act as any user in any mode without walking the login pages.
+ * (RS256, typ at+jwt, iss, aud, sub, given_name, family_name, email, email_verified, organization_id, connection,
+ * sid, scope, client_id, jti, iat, exp); tests/api/real-sign-in.test.ts checks the claim set against a real token, so an API test can act as any user in any mode without walking the login pages.
  */
 export async function createTokenMinter(db: Queryable, config: PlatformConfig) {
   const { privateJwks } = await loadOrCreateSigningKeys(db);
@@ -30,8 +30,6 @@ export async function createTokenMinter(db: Queryable, config: PlatformConfig) {
       email: user.email,
       given_name: user.given_name,
       family_name: user.family_name,
-      name: `${user.given_name} ${user.family_name}`.trim(),
-      preferred_username: user.email,
       email_verified: user.email_verified,
       connection: user.connection,
       sid: randomUUID(),
