@@ -1,0 +1,74 @@
+// /organization/create and /{projectSlug}/organization/create: the wizard with its actor, the services it calls and
+// the console effects (toasts, navigation, the remembered draft).
+import { useActorRef } from '@xstate/react';
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { fromPromise } from 'xstate';
+import { useAuthActor } from '../../app/auth-context';
+import { createOrganizationMachine, type WizardStart } from '../../machines/create-organization/create-organization.machine';
+import { createBillingAccount, findBillingAccountIdByName } from '../../services/billing';
+import {
+  clearOrganizationDraft,
+  createOrganization,
+  readOrganizationDraft,
+  saveOrganizationDraft,
+} from '../../services/organizations';
+import { toast } from '../../services/toast-store';
+import { listOwnedOrganizations } from '../../services/users';
+import { CardSetupPanel } from '../billing-card/card-setup-panel';
+import { CreateOrganizationWizard } from './create-organization-wizard';
+import { switchToOrganization } from './switch-organization';
+
+/** Owned organizations and the remembered draft, checked against the server's billing accounts. */
+async function loadStart(): Promise<WizardStart> {
+  const owned = await listOwnedOrganizations();
+  const first = owned.find((organization) => organization.owner) ?? null;
+  if (first) return { owned: { id: first.id, name: first.name }, draft: null };
+  const draft = readOrganizationDraft();
+  if (!draft) return { owned: null, draft: null };
+  const server = await findBillingAccountIdByName(draft.name);
+  if (server.billingAccountId !== draft.billingAccountId) {
+    // The remembered billing account is gone or is another one: start afresh.
+    clearOrganizationDraft();
+    return { owned: null, draft: null };
+  }
+  return { owned: null, draft: { ...draft, hasCard: server.hasPaymentMethod ?? draft.hasCard } };
+}
+
+export function CreateOrganizationView() {
+  const auth = useAuthActor();
+  const navigate = useNavigate();
+  const actor = useActorRef(
+    createOrganizationMachine.provide({
+      actors: {
+        loadStart: fromPromise(loadStart),
+        checkName: fromPromise(async ({ input }) => ({ billingAccountId: (await findBillingAccountIdByName(input.name)).billingAccountId })),
+        createBillingAccount: fromPromise(async ({ input }) => ({ billingAccountId: (await createBillingAccount(input.name)).billingAccountId })),
+        createOrganization: fromPromise(async ({ input }) => ({
+          organizationId: (await createOrganization({ displayName: input.name, billingAccountId: input.billingAccountId })).organizationId,
+        })),
+        switchOrganization: fromPromise(({ input }) => switchToOrganization(auth, input.organizationId)),
+      },
+      actions: {
+        saveDraft: (_, draft) => saveOrganizationDraft(draft),
+        clearDraft: () => clearOrganizationDraft(),
+        notifyCreated: (_, params) => toast.success(params.message),
+        openOrganization: () => navigate('/organization', { replace: true }),
+      },
+    }),
+  );
+  const renderCardStep = useCallback(
+    (billingAccountId: number, onAttached: () => void) => (
+      <CardSetupPanel
+        billingAccountId={billingAccountId}
+        onAttached={onAttached}
+        onFailure={(message) => toast.error('Error while creating organization', message)}
+        submitLabel="Add card and create organization"
+      />
+    ),
+    [],
+  );
+  return (
+    <CreateOrganizationWizard actor={actor} renderCardStep={renderCardStep} onSwitch={(organizationId) => navigate(`/login?organization=${organizationId}`)} />
+  );
+}
