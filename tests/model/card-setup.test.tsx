@@ -161,6 +161,7 @@ describeModel('card setup machine', {
   name: 'card-setup',
   machine,
   input: { billingAccountId: 41 },
+  simplePaths: false,
   events,
   states,
   view: {
