@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { listIntegrations } from '../services/integrations';
+import { getIntegrationCancellation, getIntegrationTrial, listIntegrations, listServiceStatus } from '../services/integrations';
 import { getOrganizationTrial } from '../services/organization-trial';
 import { listProducts, listUserProducts } from '../services/products';
 import { listProjects } from '../services/projects';
@@ -17,4 +17,9 @@ export const queries = {
   products: () => queryOptions({ queryKey: ['products'], queryFn: listProducts, staleTime: STALE_TIME.reference }),
   userProducts: (scope: number | null) => queryOptions({ queryKey: ['users', 'products', scope], queryFn: listUserProducts }),
   integrations: (projectId: number) => queryOptions({ queryKey: ['integrations', projectId], queryFn: () => listIntegrations(projectId) }),
+  integrationTrial: (slug: string, projectId: number) =>
+    queryOptions({ queryKey: ['integrations', projectId, slug, 'trial'], queryFn: () => getIntegrationTrial(slug, projectId), staleTime: STALE_TIME.long }),
+  integrationCancellation: (slug: string, projectId: number) =>
+    queryOptions({ queryKey: ['integrations', projectId, slug, 'cancellation'], queryFn: () => getIntegrationCancellation(slug, projectId), staleTime: STALE_TIME.long }),
+  serviceStatus: () => queryOptions({ queryKey: ['integrations', 'status'], queryFn: listServiceStatus }),
 };
