@@ -41,6 +41,9 @@ const view =
 
 export const AREAS: AreaRoute[] = [
   { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
+  { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
+  { id: 'organization', scope: 'both', path: 'organization', load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
+  { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
 ];
 
 export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {

@@ -1,0 +1,228 @@
+// /organization and /{projectSlug}/organization: Organization Settings (spec 000 section 2): the team with roles,
+// pending invitations, the invite form and the delete-user modal. Only owners of a writable organization see the
+// buttons that change anything; the API refuses those calls for everyone else anyway.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { fromPromise } from 'xstate';
+import { css } from 'styled-system/css';
+import { useCurrentUser, useTokenOrganizationId } from '../../app/auth-context';
+import { queries } from '../../app/query-keys';
+import { Alert } from '../../components/ui/alert';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Dialog } from '../../components/ui/dialog';
+import { Spinner } from '../../components/ui/spinner';
+import { memberRemovalMachine } from '../../machines/member-removal/member-removal.machine';
+import { deleteInvitation, listInvitations, resendInvitation } from '../../services/invitations';
+import { listOrganizationUsers, removeOrganizationUser, type OrganizationUser } from '../../services/organizations';
+import { toast } from '../../services/toast-store';
+import { InviteMemberCard } from './invite-member-card';
+import { MemberRoleButton } from './member-role-button';
+
+export const DELETE_USER_WARNING =
+  'Deleting this user removes them from all projects and integrations of the organization. This action cannot be undone.';
+
+const membersKey = (organizationId: number) => ['organizations', organizationId, 'users'] as const;
+const invitationsKey = (organizationId: number) => ['organizations', organizationId, 'invitations'] as const;
+
+function displayName(user: { givenName: string; familyName: string; email: string }): string {
+  return `${user.givenName} ${user.familyName}`.trim() || user.email;
+}
+
+export function OrganizationSettingsView() {
+  const organizationId = useTokenOrganizationId();
+  if (organizationId === null) return <Navigate to="/" replace />;
+  return <OrganizationSettings organizationId={organizationId} />;
+}
+
+function OrganizationSettings({ organizationId }: { organizationId: number }) {
+  const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const organizations = useQuery(queries.userOrganizations());
+  const members = useQuery({ queryKey: membersKey(organizationId), queryFn: listOrganizationUsers });
+  const invitations = useQuery({ queryKey: invitationsKey(organizationId), queryFn: listInvitations });
+  const projects = useQuery(queries.projects(organizationId));
+  const refreshMembers = () => void queryClient.invalidateQueries({ queryKey: membersKey(organizationId) });
+  const refreshInvitations = () => void queryClient.invalidateQueries({ queryKey: invitationsKey(organizationId) });
+
+  const organization = organizations.data?.find((candidate) => candidate.id === organizationId);
+  const me = members.data?.find((member) => member.email.toLowerCase() === user.email.toLowerCase());
+  // Read-only organization restrictions (spec 000 section 2): nothing that changes the team is offered.
+  const canManage = Boolean(me?.owner) && organization?.readOnly !== true;
+
+  const removal = useActorRef(
+    memberRemovalMachine.provide({
+      actors: { removeMember: fromPromise(({ input }) => removeOrganizationUser(input.userId)) },
+      actions: { notifyRemoved: (_, p) => toast.success(p.message), refreshMembers },
+    }),
+  );
+  const removalState = useSelector(removal, (s) => s);
+  const removalOpen = !removalState.matches('closed');
+
+  // ?action=delete-org-user-{id} opens the modal (a shareable, reload-proof state), and follows it.
+  const action = params.get('action');
+  useEffect(() => {
+    const match = /^delete-org-user-(.+)$/.exec(action ?? '');
+    if (match && canManage && removal.getSnapshot().matches('closed')) {
+      const member = members.data?.find((candidate) => candidate.id === match[1] && !candidate.owner);
+      if (member) removal.send({ type: 'removal.open', member: { id: member.id, name: displayName(member), email: member.email } });
+    }
+  }, [action, canManage, members.data, removal]);
+  useEffect(() => {
+    if (!removalOpen && action?.startsWith('delete-org-user-')) {
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        next.delete('action');
+        return next;
+      }, { replace: true });
+    }
+  }, [removalOpen, action, setParams]);
+
+  const resend = useMutation({
+    mutationFn: resendInvitation,
+    onSuccess: (response) => {
+      toast.success(response.message);
+      refreshInvitations();
+    },
+  });
+  const removeInvite = useMutation({
+    mutationFn: deleteInvitation,
+    onSuccess: (response) => {
+      toast.success(response.message);
+      refreshInvitations();
+    },
+  });
+
+  if (members.isError || organizations.isError) {
+    return (
+      <Page>
+        <Alert status="error" title="We had issues loading your organization information.">
+          Please refresh the page and try again. If the problem persists, please contact support.
+        </Alert>
+      </Page>
+    );
+  }
+  if (members.isPending || organizations.isPending) {
+    return (
+      <Page>
+        <Spinner />
+      </Page>
+    );
+  }
+
+  const sorted = [...members.data].sort((a, b) => Number(b.owner) - Number(a.owner) || displayName(a).localeCompare(displayName(b)));
+  const openRemoval = (member: OrganizationUser) => {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.set('action', `delete-org-user-${member.id}`);
+      return next;
+    });
+  };
+
+  return (
+    <Page>
+      <Card title={`${organization?.name ?? 'Organization'} Team`}>
+        {sorted.length === 0 ? (
+          <p className={css({ color: 'fg.muted' })}>There are no users yet.</p>
+        ) : (
+          <ul aria-label="Team" className={css({ display: 'flex', flexDirection: 'column', divideY: '1px', listStyle: 'none', p: '0' })}>
+            {sorted.map((member) => (
+              <li key={member.id} aria-label={displayName(member)} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
+                <div className={css({ flex: '1', minW: '48' })}>
+                  <div className={css({ fontWeight: 'medium' })}>{displayName(member)}</div>
+                  <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>{member.email}</div>
+                </div>
+                {member.owner && <Badge tone="accent">Owner</Badge>}
+                {member.readOnly && <Badge tone="warning">Read-Only</Badge>}
+                {canManage && !member.owner && (
+                  <>
+                    <MemberRoleButton userId={member.id} organizationId={organizationId} readOnly={member.readOnly} name={displayName(member)} onChanged={refreshMembers} />
+                    <Button size="sm" variant="outline" aria-label={`Delete user: ${displayName(member)}`} onClick={() => openRemoval(member)}>
+                      Delete
+                    </Button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Pending members">
+        {invitations.isError ? (
+          <p className={css({ color: 'fg.error' })}>We could not load the pending invitations.</p>
+        ) : !invitations.data || invitations.data.length === 0 ? (
+          <p className={css({ color: 'fg.muted' })}>There are no pending invitations.</p>
+        ) : (
+          <ul aria-label="Pending members" className={css({ display: 'flex', flexDirection: 'column', listStyle: 'none', p: '0' })}>
+            {invitations.data.map((invite) => (
+              <li key={invite.id} aria-label={invite.invitedUserEmail} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
+                <div className={css({ flex: '1', minW: '48' })}>
+                  <div>{invite.invitedUserEmail}</div>
+                  <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                    Invited by {invite.invitingUserName || 'an owner'} · {invite.expired ? 'expired' : `expires ${new Date(invite.expiresAt).toLocaleDateString('en-GB')}`}
+                  </div>
+                </div>
+                {invite.readOnly && <Badge tone="warning">Read-Only</Badge>}
+                {canManage && (
+                  <>
+                    <Button size="sm" variant="outline" loading={resend.isPending && resend.variables === invite.id} onClick={() => resend.mutate(invite.id)}>
+                      Re-send Invitation
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      aria-label={`Delete invitation: ${invite.invitedUserEmail}`}
+                      loading={removeInvite.isPending && removeInvite.variables === invite.id}
+                      onClick={() => removeInvite.mutate(invite.id)}
+                    >
+                      Delete
+                    </Button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      {canManage && <InviteMemberCard projects={(projects.data ?? []).map((p) => ({ id: p.id, name: p.name }))} onInvited={refreshInvitations} />}
+
+      <Dialog
+        open={removalOpen}
+        onOpenChange={(open) => {
+          if (!open) removal.send({ type: 'removal.cancel' });
+        }}
+        role="alertdialog"
+        title={`Delete ${removalState.context.member?.name ?? 'user'}?`}
+        description={DELETE_USER_WARNING}
+        footer={
+          <>
+            <Button variant="outline" disabled={removalState.matches('removing')} onClick={() => removal.send({ type: 'removal.cancel' })}>
+              Cancel
+            </Button>
+            <Button loading={removalState.matches('removing')} onClick={() => removal.send({ type: 'removal.confirm' })}>
+              Delete user
+            </Button>
+          </>
+        }
+      >
+        {removalState.context.member && <p>{removalState.context.member.email}</p>}
+        {removalState.matches('failed') && <Alert status="error">{removalState.context.error}</Alert>}
+      </Dialog>
+    </Page>
+  );
+}
+
+function Page({ children }: { children: ReactNode }) {
+  return (
+    <main className={css({ maxW: '4xl', mx: 'auto', p: { base: '4', md: '8' }, display: 'flex', flexDirection: 'column', gap: '6' })}>
+      <h1 className={css({ fontSize: '2xl', fontWeight: 'semibold' })}>Organization Settings</h1>
+      {children}
+    </main>
+  );
+}
