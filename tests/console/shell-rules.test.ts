@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTelemetryBatcher } from '../../src/services/telemetry';
-import { loginIntent } from '../../src/views/auth/login-view';
-import { trialBannerText } from '../../src/views/shell/trial-banner';
+import { loginIntent } from '../../src/views/auth/login-intent';
+import { trialBannerText } from '../../src/views/shell/trial-banner-text';
 import { resolveTheme } from '../../src/lib/theme';
 
 describe('/login intents', () => {

@@ -2,26 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAuthActor, useAuthSelector } from '../../app/auth-context';
 import { FullPageLoading } from '../shell/full-page-loading';
-
-export type LoginIntent =
-  | { type: 'switch'; organizationId: number | null }
-  | { type: 'invitation'; path: string }
-  | { type: 'home' };
-
-/** What /login should do for a signed-in user, from its query (organization, personalAccount, invitation). */
-export function loginIntent(params: URLSearchParams): LoginIntent {
-  const organization = params.get('organization');
-  if (organization && /^\d+$/.test(organization)) return { type: 'switch', organizationId: Number(organization) };
-  if (params.has('personalAccount')) return { type: 'switch', organizationId: null };
-  const invitation = params.get('invitation');
-  if (invitation) {
-    const next = new URLSearchParams(params);
-    next.delete('invitation');
-    next.set('code', invitation);
-    return { type: 'invitation', path: `/invitations?${next.toString()}` };
-  }
-  return { type: 'home' };
-}
+import { loginIntent } from './login-intent';
 
 /** /login has no UI: it signs in (keeping its query through the return path) or switches the account. */
 export function LoginView() {

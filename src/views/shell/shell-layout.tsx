@@ -50,6 +50,9 @@ export function ShellLayout() {
 
   return (
     <div className={css({ minH: '100dvh', display: 'flex', bg: 'shell.canvas' })}>
+      <a href="#main" className={css({ position: 'absolute', left: '2', top: '-20', zIndex: 'skipLink', bg: 'bg.default', px: '3', py: '2', borderRadius: 'l2', shadow: 'md', _focus: { top: '2' } })}>
+        Skip to content
+      </a>
       <aside aria-label="Sidebar" className={css({ display: { base: 'none', md: 'block' }, w: { md: '60', lg: '64' }, flexShrink: 0, position: 'sticky', top: '0', h: '100dvh', bg: 'shell.sidebar', borderRightWidth: '1px' })}>
         <Sidebar />
       </aside>
@@ -87,7 +90,7 @@ export function ShellLayout() {
           </div>
           <TrialBanner organizationId={shell.organizationId} />
         </header>
-        <main id="main" className={css({ flex: '1', w: 'full', maxW: '7xl', mx: 'auto', px: { base: '4', md: '6', lg: '8' }, py: { base: '5', md: '8' } })}>
+        <main id="main" tabIndex={-1} className={css({ outline: 'none',  flex: '1', w: 'full', maxW: '7xl', mx: 'auto', px: { base: '4', md: '6', lg: '8' }, py: { base: '5', md: '8' } })}>
           <Suspense fallback={<Spinner size="lg" />}>
             <Outlet />
           </Suspense>

@@ -1,15 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { css } from 'styled-system/css';
 import { queries } from '../../app/query-keys';
-import { formatPrice, pluralize } from '../../lib/format';
-
-/** After the trial, organization mode costs a flat fee (spec 000 section 9). */
-export const ORGANIZATION_MONTHLY_PRICE = 249;
-export const TRIAL_WARNING_DAYS = 5;
-
-export function trialBannerText(remainingDays: number): string {
-  return `Your organization trial ends in ${pluralize(remainingDays, 'day')}. After the trial, organization mode costs a flat ${formatPrice(ORGANIZATION_MONTHLY_PRICE)}/month.`;
-}
+import { TRIAL_WARNING_DAYS, trialBannerText } from './trial-banner-text';
 
 /** Shown in organization mode while trial days remain; red under 5 days. */
 export function TrialBanner({ organizationId }: { organizationId: number | null }) {
