@@ -38,14 +38,15 @@ const CLIENT_SQL_ERRORS = new Set(['22P02', '22003', '22001', '22007', '22008'])
 
 /** Handles every request whose path starts with config.apiBasePath. */
 export function createApiHandler(deps: ApiDependencies) {
+  const reads = createReadCache({ enabled: deps.db.kind === 'pglite' && (deps.readCacheMs ?? 1_000) > 0, maxAgeMs: deps.readCacheMs });
   const ctx: ApiContext = {
     db: deps.db,
     config: deps.config,
     mailer: deps.mailer,
     payments: deps.payments ?? createPaymentProvider(deps.db, deps.config),
-    callers: createCallerResolver(deps.verifyAccessToken),
+    callers: createCallerResolver(deps.verifyAccessToken, { share: (key, compute) => reads.share(key, compute) }),
     services: deps.services ?? createServiceRegistry(deps.db),
-    reads: createReadCache({ enabled: deps.db.kind === 'pglite' && (deps.readCacheMs ?? 1_000) > 0, maxAgeMs: deps.readCacheMs }),
+    reads,
   };
   const router = new Router<RequestScope>();
   registerBillingRoutes(router, ctx);

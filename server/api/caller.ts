@@ -20,7 +20,13 @@ const unauthorized = (description: string) => new ApiError(401, 'Unauthorized', 
  * a revoked signing key or a deleted user stops working within that minute. forgetSubject drops a user's entries
  * at once (account deletion in this process).
  */
-export function createCallerResolver(verify: AccessTokenVerifier, options: { maxEntries?: number; maxAgeMs?: number } = {}) {
+export function createCallerResolver(
+  verify: AccessTokenVerifier,
+  options: { maxEntries?: number; maxAgeMs?: number; share?: <T>(key: string, compute: () => Promise<T>) => Promise<T> } = {},
+) {
+  // Membership is read on nearly every organization-mode call; the read cache (when given) shares it between calls
+  // until the next write.
+  const share = options.share ?? (<T>(_key: string, compute: () => Promise<T>) => compute());
   const maxEntries = options.maxEntries ?? 10_000;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const cache = new Map<string, { claims: AccessTokenClaims; until: number }>();
@@ -56,7 +62,11 @@ export function createCallerResolver(verify: AccessTokenVerifier, options: { max
         claims,
         userId: claims.sub,
         organizationId,
-        membership: () => (membership ??= organizationId === null ? Promise.resolve(undefined) : findMembership(db, organizationId, claims.sub)),
+        membership: () =>
+          (membership ??=
+            organizationId === null
+              ? Promise.resolve(undefined)
+              : share(`membership|${organizationId}|${claims.sub}`, () => findMembership(db, organizationId, claims.sub))),
       };
     },
     forgetSubject(sub: string): void {
