@@ -49,6 +49,10 @@ export function InvitationView() {
 function InvitationAcceptance({ code, organizationName }: { code: string; organizationName: string }) {
   const auth = useAuthActor();
   const navigate = useNavigate();
+  const land = (name: string) => {
+    toast.success(`Welcome to ${name || 'your organization'}`);
+    void navigate('/', { replace: true });
+  };
   const actor = useActorRef(
     invitationAcceptMachine.provide({
       actors: {
@@ -56,11 +60,16 @@ function InvitationAcceptance({ code, organizationName }: { code: string; organi
           const answer = await acceptInvitation(input.code);
           return { organizationId: answer.organizationId, organizationName: answer.organizationName };
         }),
-        switchOrganization: fromPromise(({ input }) => switchToOrganization(auth, input.organizationId)),
+        switchOrganization: fromPromise(async ({ input, signal }) => {
+          await switchToOrganization(auth, input.organizationId);
+          // The auth machine's switch navigates home, which unmounts this page and stops its actor before it
+          // reaches 'done'; the welcome then happens from here, once.
+          if (signal.aborted) land(organizationName);
+        }),
       },
       actions: {
-        notifyJoined: (_, params) => toast.success(`Welcome to ${params.organizationName}`),
-        openOrganization: () => navigate('/', { replace: true }),
+        notifyJoined: (_, params) => land(params.organizationName),
+        openOrganization: () => undefined,
       },
     }),
     { input: { code, organizationName } },

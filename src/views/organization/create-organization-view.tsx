@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import { useAuthActor } from '../../app/auth-context';
-import { createOrganizationMachine, type WizardStart } from '../../machines/create-organization/create-organization.machine';
+import { createOrganizationMachine, SUCCESS_MESSAGE, type WizardStart } from '../../machines/create-organization/create-organization.machine';
 import { createBillingAccount, findBillingAccountIdByName } from '../../services/billing';
 import {
   clearOrganizationDraft,
@@ -38,6 +38,10 @@ async function loadStart(): Promise<WizardStart> {
 export function CreateOrganizationView() {
   const auth = useAuthActor();
   const navigate = useNavigate();
+  const land = () => {
+    toast.success(SUCCESS_MESSAGE);
+    void navigate('/organization', { replace: true });
+  };
   const actor = useActorRef(
     createOrganizationMachine.provide({
       actors: {
@@ -47,13 +51,18 @@ export function CreateOrganizationView() {
         createOrganization: fromPromise(async ({ input }) => ({
           organizationId: (await createOrganization({ displayName: input.name, billingAccountId: input.billingAccountId })).organizationId,
         })),
-        switchOrganization: fromPromise(({ input }) => switchToOrganization(auth, input.organizationId)),
+        switchOrganization: fromPromise(async ({ input, signal }) => {
+          await switchToOrganization(auth, input.organizationId);
+          // The auth machine's switch navigates home, which unmounts this wizard and stops its actor before it
+          // reaches 'done'; the landing then happens from here, once.
+          if (signal.aborted) land();
+        }),
       },
       actions: {
         saveDraft: (_, draft) => saveOrganizationDraft(draft),
         clearDraft: () => clearOrganizationDraft(),
-        notifyCreated: (_, params) => toast.success(params.message),
-        openOrganization: () => navigate('/organization', { replace: true }),
+        notifyCreated: () => undefined,
+        openOrganization: () => land(),
       },
     }),
   );

@@ -1,0 +1,134 @@
+// The create-organization wizard in the browser against the running platform: name rules, a declined card then a
+// good one on the same billing account, and the landing in the new organization with a token scoped to it.
+import type { Page, Response } from '@playwright/test';
+import { asRole, expect, test } from './fixtures';
+
+const PASSWORD = 'Demo1234!';
+
+function decodePayload(jwt: string): Record<string, unknown> {
+  const [, payload] = jwt.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/** Access tokens the console receives from the identity server, newest last. */
+function recordAccessTokens(page: Page): Array<Record<string, unknown>> {
+  const tokens: Array<Record<string, unknown>> = [];
+  page.on('response', async (response: Response) => {
+    if (!response.url().includes('/protocol/openid-connect/token') || !response.ok()) return;
+    const body = (await response.json().catch(() => null)) as { access_token?: string } | null;
+    if (body?.access_token) tokens.push(decodePayload(body.access_token));
+  });
+  return tokens;
+}
+
+/** Registers a new account through the identity server's registration page, starting from a console address. */
+async function registerThroughConsole(page: Page, path: string, email: string, firstName: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForURL((url) => url.pathname.includes('/realms/'));
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('First name').fill(firstName);
+  await page.getByLabel('Last name').fill('Tester');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL((url) => !url.pathname.includes('/realms/') && url.pathname !== '/auth');
+}
+
+/** Opens the newest mail to that address in the local outbox and follows its first link. */
+async function followMailLink(page: Page, to: string, linkPattern: RegExp): Promise<void> {
+  await page.goto('/dev/outbox');
+  const mail = page.locator('article.mail').filter({ has: page.locator('.to', { hasText: to }) }).first();
+  await mail.getByRole('link', { name: linkPattern }).first().click();
+}
+
+async function fillCardForm(page: Page, cardNumber: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Card' });
+  await form.getByLabel(/^Address/).first().fill('1 Main Street');
+  await form.getByLabel(/^City/).fill('Berlin');
+  await form.getByLabel(/^Postal code/).fill('10115');
+  const country = form.getByRole('combobox', { name: 'Country' });
+  await country.click();
+  await country.fill('Germ');
+  await page.getByRole('option', { name: 'Germany' }).click();
+  await form.getByLabel(/^Phone/).fill('+49 30 1234567');
+  await form.getByLabel('Card number').fill(cardNumber);
+  await form.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await form.getByLabel('CVC').fill('123');
+  // Ark's checkbox keeps its input visually hidden; the person clicks the box drawn next to the label.
+  const terms = form.getByRole('checkbox');
+  if (!(await terms.isChecked())) await form.locator('[data-scope="checkbox"][data-part="control"]').click();
+  await expect(terms).toBeChecked();
+}
+
+test.describe('create an organization', () => {
+  test('a new user creates an organization: name rules, a declined card, then a good one', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const tokens = recordAccessTokens(page);
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'POST' && url.pathname.startsWith('/api/')) calls.push(url.pathname.replace(/\/$/, ''));
+    });
+    const stamp = Date.now();
+    const email = `wizard-${stamp}@example.com`;
+    await registerThroughConsole(page, '/organization/create', email, 'Wanda');
+    // A new account is verified first: the console keeps unverified users on /verify.
+    await followMailLink(page, email, /verify-email/);
+    await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
+    await page.goto('/organization/create');
+    await expect(page.getByRole('heading', { name: 'Create an organization' })).toBeVisible();
+
+    const name = page.getByRole('textbox', { name: /^Organization name/ });
+    const create = page.getByRole('button', { name: 'Create', exact: true });
+    await expect(create).toBeDisabled();
+    await name.fill('ab');
+    await expect(page.getByText('Must be at least 3 characters')).toBeVisible();
+    await expect(create).toBeDisabled();
+    await name.fill('Bad name!');
+    await expect(page.getByText('Organization name must match A-z 0-9 -_')).toBeVisible();
+    await expect(create).toBeDisabled();
+    const organizationName = `Wizard Org ${stamp}`;
+    await name.fill(organizationName);
+    await expect(create).toBeEnabled();
+    await create.click();
+
+    await expect(page.getByRole('form', { name: 'Card' })).toBeVisible();
+    // Stripe's script is never loaded in card mock mode.
+    expect(await page.locator('script[src*="stripe"]').count()).toBe(0);
+    await fillCardForm(page, '4000 0000 0000 0002');
+    await page.getByRole('button', { name: 'Add card and create organization' }).click();
+    await expect(page.getByText('Your card was declined.').first()).toBeVisible();
+    // Nothing typed is lost.
+    await expect(page.getByRole('form', { name: 'Card' }).getByLabel(/^City/)).toHaveValue('Berlin');
+
+    await page.getByRole('form', { name: 'Card' }).getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Add card and create organization' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/organization');
+    await expect(page.getByText('Organization created successfully')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Organization Settings' })).toBeVisible();
+    await expect(page.getByText(`${organizationName} Team`)).toBeVisible();
+    await expect.poll(() => typeof tokens.at(-1)?.organization_id).toBe('number');
+
+    // One billing account and one setup intent: the declined card was retried on the same ones.
+    expect(calls.filter((path) => path === '/api/billing')).toHaveLength(1);
+    expect(calls.filter((path) => path === '/api/billing/payment-methods/setup')).toHaveLength(1);
+    expect(calls.filter((path) => path === '/api/billing/payment-methods/attach')).toHaveLength(1);
+    expect(calls.filter((path) => path === '/api/organizations')).toHaveLength(1);
+    await context.close();
+  });
+});
+
+test.describe('an owner of an organization', () => {
+  test.use(asRole('owner'));
+
+  test('sees that they cannot create another one, and the switch button', async ({ page }) => {
+    await page.goto('/organization/create');
+    await expect(page.getByText('You already own an organization and cannot create more.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Switch to Acme' })).toBeVisible();
+  });
+});
+
