@@ -73,14 +73,15 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
     }
   }, [action, canManage, members.data, removal]);
   useEffect(() => {
-    if (!removalOpen && action?.startsWith('delete-org-user-')) {
+    // The live snapshot, not this render's: the effect above may have just opened the modal for this very action.
+    if (!removalOpen && removal.getSnapshot().matches('closed') && action?.startsWith('delete-org-user-')) {
       setParams((current) => {
         const next = new URLSearchParams(current);
         next.delete('action');
         return next;
       }, { replace: true });
     }
-  }, [removalOpen, action, setParams]);
+  }, [removalOpen, action, setParams, removal]);
 
   const resend = useMutation({
     mutationFn: resendInvitation,
