@@ -29,7 +29,7 @@ export interface InvitationAcceptContext {
   error: { message: string; description: string } | null;
 }
 
-export type InvitationAcceptEvent = { type: 'terms.change'; accepted: boolean } | { type: 'invitation.accept' } | { type: 'retry' };
+export type InvitationAcceptEvent = { type: 'terms.accept' } | { type: 'terms.decline' } | { type: 'invitation.accept' } | { type: 'retry' };
 
 export interface AcceptedInvitation {
   organizationId: number;
@@ -60,9 +60,6 @@ export const invitationAcceptMachine = setup({
       throw new Error('switchOrganization is provided where the actor is created');
     }),
   },
-  guards: {
-    isAccepted: ({ event }) => event.type === 'terms.change' && event.accepted,
-  },
   actions: {
     // React-only effects, supplied with .provide() where the actor is created.
     notifyJoined: (_, _params: { organizationName: string }) => undefined,
@@ -81,13 +78,15 @@ export const invitationAcceptMachine = setup({
     reviewing: {
       initial: 'unticked',
       states: {
-        unticked: {},
-        ticked: {
-          on: { 'invitation.accept': { target: '#invitationAccept.accepting' } },
+        unticked: {
+          on: { 'terms.accept': { target: 'ticked' } },
         },
-      },
-      on: {
-        'terms.change': [{ guard: 'isAccepted', target: '.ticked' }, { target: '.unticked' }],
+        ticked: {
+          on: {
+            'terms.decline': { target: 'unticked' },
+            'invitation.accept': { target: '#invitationAccept.accepting' },
+          },
+        },
       },
     },
     accepting: {
@@ -109,10 +108,8 @@ export const invitationAcceptMachine = setup({
     failed: {
       on: {
         'invitation.accept': { target: 'accepting', actions: assign({ error: null }) },
-        'terms.change': [
-          { guard: 'isAccepted', target: 'reviewing.ticked', actions: assign({ error: null }) },
-          { target: 'reviewing.unticked', actions: assign({ error: null }) },
-        ],
+        // The terms are still ticked after a failure: the only change a person can make is to untick them.
+        'terms.decline': { target: 'reviewing.unticked', actions: assign({ error: null }) },
       },
     },
     switching: {

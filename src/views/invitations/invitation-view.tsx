@@ -97,7 +97,7 @@ export function InvitationForm({ actor }: { actor: ActorRefFrom<InvitationAccept
           actor.send({ type: 'invitation.accept' });
         }}
       >
-        <Checkbox name="terms" required checked={ticked} disabled={busy} onCheckedChange={(accepted) => actor.send({ type: 'terms.change', accepted })}>
+        <Checkbox name="terms" required checked={ticked} disabled={busy} onCheckedChange={(accepted) => actor.send({ type: accepted ? 'terms.accept' : 'terms.decline' })}>
           I accept the{' '}
           <a href={PRIVACY_POLICY_URL} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
             Privacy Policy
