@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 // Model-based test of the card-setup machine, replayed on a real actor and through the card form (the local card
 // fields of card mock mode) in jsdom: typing, choosing a country in the searchable list, ticking the terms.
-import { screen as screenType } from '@testing-library/react';
 import { expect } from 'vitest';
 import {
   CARD_INCOMPLETE_MESSAGE,
@@ -12,7 +11,7 @@ import {
 } from '../../src/machines/card-setup/card-setup.machine';
 import { CardForm } from '../../src/views/billing-card/card-form';
 import { LocalCardFields } from '../../src/views/billing-card/local-card-fields';
-import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewStates } from '../support/model-based';
+import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates, type ViewUser } from '../support/model-based';
 import { installDomStubs } from '../console/organization/dom-stubs';
 
 installDomStubs();
@@ -82,8 +81,8 @@ const states = {
   },
 } satisfies ModelStates<Machine>;
 
-type Screen = typeof screenType;
-type User = Parameters<ViewEvents<Machine>['card.submit'] & Function>[0]['user'];
+type Screen = ViewScreen;
+type User = ViewUser;
 
 /** Required fields carry an asterisk in their label. */
 const label = (text: string | RegExp) => (typeof text === 'string' ? new RegExp(`^${text.replace(/[()/]/g, '\\$&')}\\*?$`) : text);

@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { fromPromise } from 'xstate';
 import { ErrorText } from '../../contract/errors';
 import { ORGANIZATION_LENGTH_OR_PATTERN } from '../console/organization/texts';
-import { cardSetupMachine } from '../../src/machines/card-setup/card-setup.machine';
+import { cardSetupMachine, type CardConfirmation } from '../../src/machines/card-setup/card-setup.machine';
 import {
   BILLING_ACCOUNT_ERROR,
   LOAD_ERROR,
@@ -144,9 +144,9 @@ function CardStep({ billingAccountId, onAttached }: { billingAccountId: number; 
   const actor = useActorRef(
     cardSetupMachine.provide({
       actors: {
-        requestSetupIntent: fromPromise(async () => ({ clientSecret: 'seti_local_x_secret_y' })),
-        confirmCard: fromPromise(async () => ({ paymentMethodId: 'pm_local_1' })),
-        attachPaymentMethod: fromPromise(async () => ({ message: 'Payment method updated' })),
+        requestSetupIntent: fromPromise(async (): Promise<{ clientSecret: unknown }> => ({ clientSecret: 'seti_local_x_secret_y' })),
+        confirmCard: fromPromise(async (): Promise<CardConfirmation> => ({ paymentMethodId: 'pm_local_1' })),
+        attachPaymentMethod: fromPromise(async (): Promise<unknown> => ({ message: 'Payment method updated' })),
       },
     }),
     { input: { billingAccountId } },
