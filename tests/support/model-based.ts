@@ -35,7 +35,7 @@ import {
   type Actor,
   type InspectionEvent,
 } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
+import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
 import { writeCoverage, type MachineCoverage } from './model-coverage';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -90,14 +90,18 @@ export interface ViewContext<TMachine extends AnyStateMachine, TEvent extends An
 }
 
 /**
- * An event that no user action produces (a token expiring, a message from the identity client) is marked
- * 'send-to-actor': in view replay the harness sends it to the actor directly. Outcome and delayed events are always
- * performed by the harness (settling a double, advancing the clock), so they are not listed here.
+ * How each event happens in the view:
+ * - a user action (click, type) through the DOM;
+ * - 'send-to-actor' for an event no person causes in this view (a token refresh from the identity client, an event
+ *   another screen sends): in view replay the harness sends it to the actor directly;
+ * - 'sent-by-view' for an event the view sends by itself on entering a state (listed in `sendsOnEntry`).
+ * Outcome and delayed events are always performed by the harness (settling a double, advancing the clock).
  */
 export type ViewEvents<TMachine extends AnyStateMachine> = {
   [K in EventType<TMachine>]:
     | ((context: ViewContext<TMachine, Extract<EventFrom<TMachine>, { type: K }>>) => void | Promise<void>)
-    | 'send-to-actor';
+    | 'send-to-actor'
+    | 'sent-by-view';
 };
 
 export type ViewStates<TMachine extends AnyStateMachine> = Record<
@@ -110,6 +114,13 @@ export interface ModelView<TMachine extends AnyStateMachine> {
   render: (actor: Actor<TMachine>) => ReactElement;
   events: ViewEvents<TMachine>;
   states: ViewStates<TMachine>;
+  /**
+   * Events the view sends by itself as soon as a state is entered (a guard component that starts the login
+   * redirect). In view replay the step reaching such a state passes when the actor went through it and then received
+   * that event from the view; the state's DOM assertion sees the page after it; the path's next step, being that
+   * event, is not sent again.
+   */
+  sendsOnEntry?: Partial<Record<LeafStateKey<TMachine>, EventType<TMachine>>>;
 }
 
 export interface ModelOptions<TMachine extends AnyStateMachine> {
@@ -202,6 +213,19 @@ function isInternalEvent(type: string): boolean {
 
 function activeLeafKeys(snapshot: { _nodes: AnyStateNode[] }): string[] {
   return snapshot._nodes.filter(isLeaf).map(keyOf);
+}
+
+/** Leaf keys of a state value: 'a' → ['a'], { b: 'c' } → ['b.c'], parallel regions → one key per region. */
+function leafKeysOfValue(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [`${prefix}${value}`];
+  if (value && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => {
+      const nested = leafKeysOfValue(child, `${prefix}${key}.`);
+      // A compound state whose value is {} has no active child: it is the leaf itself.
+      return nested.length ? nested : [`${prefix}${key}`];
+    });
+  }
+  return [];
 }
 
 function describeEvent(event: AnyEventObject): string {
@@ -298,11 +322,11 @@ export function createModelPlan<TMachine extends AnyStateMachine>(options: Model
       generated.push(path);
     }
   }
+  const maxPaths = options.maxPaths ?? 400;
   if (options.simplePaths !== false) {
-    for (const path of getSimplePaths(machine, traversal as never)) generated.push(toModelPath('simple', path as never));
+    generated.push(...maximalSimplePaths(machine.id, adjacency, shortest[0], traversal.serializeState, maxPaths));
   }
   const paths = dropPrefixPaths(generated);
-  const maxPaths = options.maxPaths ?? 400;
   if (paths.length > maxPaths) {
     throw new Error(
       `Model of '${machine.id}': ${paths.length} paths exceed maxPaths ${maxPaths}; narrow serializeContext, ` +
@@ -319,6 +343,54 @@ export function createModelPlan<TMachine extends AnyStateMachine>(options: Model
     allTransitionIds,
     coverage: { states: new Set(), transitions: new Set(), pathsReplayed: { machine: 0, view: 0 } },
   };
+}
+
+/**
+ * Simple paths (no state twice) over xstate/graph's adjacency map, keeping only maximal ones: every shorter simple
+ * path is a prefix of one of them and would be dropped anyway. xstate's getSimplePaths enumerates every simple path
+ * to every state with no bound, which is exponential and hung on a 20-state graph; this walk stops with an error
+ * once `limit` maximal paths are found, so a large graph fails fast with advice instead of hanging.
+ */
+function maximalSimplePaths(
+  machineId: string,
+  adjacency: Record<string, { transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }>,
+  initial: StatePath<AnyMachineSnapshot, AnyEventObject> | undefined,
+  serializeState: (snapshot: AnyMachineSnapshot) => string,
+  limit: number,
+): ModelPath[] {
+  if (!initial) return [];
+  const start = serializeState(initial.state);
+  const found: ModelPath[] = [];
+  const onPath = new Set<string>([start]);
+  const steps: ModelPath['steps'] = [{ event: { type: 'xstate.init' }, value: initial.state.value }];
+  const walk = (serialized: string) => {
+    let extended = false;
+    for (const { event, state } of Object.values(adjacency[serialized]?.transitions ?? {})) {
+      const next = serializeState(state);
+      if (onPath.has(next)) continue;
+      extended = true;
+      onPath.add(next);
+      steps.push({ event, value: state.value });
+      walk(next);
+      steps.pop();
+      onPath.delete(next);
+    }
+    if (!extended && steps.length > 1) {
+      if (found.length >= limit) {
+        throw new Error(
+          `Model of '${machineId}': more than ${limit} simple paths; narrow serializeContext, turn off simplePaths, ` +
+            'or raise maxPaths',
+        );
+      }
+      found.push({
+        kind: 'simple',
+        steps: [...steps],
+        description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → '),
+      });
+    }
+  };
+  walk(start);
+  return found;
 }
 
 function checkStateMap(label: string, leafKeys: string[], map: Record<string, unknown>): void {
@@ -421,6 +493,8 @@ interface Replayer<TMachine extends AnyStateMachine> {
   actor: Actor<TMachine>;
   perform: (event: AnyEventObject) => Promise<void>;
   received: () => string[];
+  /** Every state value the actor took, as JSON, in order. */
+  values: string[];
   errors: unknown[];
 }
 
@@ -447,7 +521,11 @@ function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachi
     },
   } as never) as Actor<TMachine>;
   root = actor;
-  actor.subscribe({ error: (error) => errors.push(error) });
+  const values: string[] = [];
+  actor.subscribe({
+    next: (snapshot) => values.push(safeJson((snapshot as AnyMachineSnapshot).value)),
+    error: (error) => errors.push(error),
+  });
 
   const perform = async (event: AnyEventObject) => {
     const type = event.type;
@@ -468,7 +546,7 @@ function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachi
     await tick();
     await tick();
   };
-  return { actor, perform, received: () => receivedTypes, errors };
+  return { actor, perform, received: () => receivedTypes, values, errors };
 }
 
 function checkReachedState<TMachine extends AnyStateMachine>(
@@ -528,8 +606,11 @@ export async function replayOnView<TMachine extends AnyStateMachine>(plan: Model
   const user = userEvent.setup();
   const viewEvents = view.events as unknown as Record<
     string,
-    ((context: ViewContext<TMachine>) => void | Promise<void>) | 'send-to-actor' | undefined
+    ((context: ViewContext<TMachine>) => void | Promise<void>) | 'send-to-actor' | 'sent-by-view' | undefined
   >;
+  const sendsOnEntry = (view.sendsOnEntry ?? {}) as Record<string, string | undefined>;
+  const { waitFor } = await import('@testing-library/react');
+  let sentByView: string | null = null;
   const viewStates = view.states as unknown as Record<string, (context: ViewContext<TMachine>) => void | Promise<void>>;
   const context = (event: AnyEventObject): ViewContext<TMachine> => ({
     screen,
@@ -540,12 +621,21 @@ export async function replayOnView<TMachine extends AnyStateMachine>(plan: Model
   });
   try {
     for (const [index, step] of path.steps.entries()) {
+      const valuesBefore = replayer.values.length;
+      const receivedBefore = replayer.received().length;
       if (index === 0) {
         actor.start();
         render(view.render(actor));
+      } else if (sentByView !== null && sentByView === step.event.type) {
+        // The view already sent this event on entering the previous state.
+        sentByView = null;
       } else {
+        sentByView = null;
         const type = step.event.type;
         const action = viewEvents[type];
+        if (action === 'sent-by-view') {
+          throw new Error(`The view was expected to send '${type}' by itself, but the path reached it another way`);
+        }
         if (typeof action === 'function') {
           await action(context(step.event));
         } else if (action === 'send-to-actor' || type.startsWith('xstate.')) {
@@ -556,6 +646,22 @@ export async function replayOnView<TMachine extends AnyStateMachine>(plan: Model
         await act(() => tick());
       }
       if (replayer.errors.length) throw replayer.errors[0];
+      const expectedKeys = leafKeysOfValue(step.value);
+      const automatic = expectedKeys.map((key) => sendsOnEntry[key]).find((type) => type !== undefined);
+      if (automatic) {
+        // The state is transient in this view: it must have been reached, then left by the view's own event.
+        await waitFor(() => {
+          if (!replayer.received().slice(receivedBefore).includes(automatic)) {
+            throw new Error(`view step ${index}: the view did not send '${automatic}' on entering ${safeJson(step.value)}`);
+          }
+        });
+        if (!replayer.values.slice(valuesBefore).includes(safeJson(step.value))) {
+          throw new Error(`view step ${index}: the actor never was in ${safeJson(step.value)}`);
+        }
+        sentByView = automatic;
+        for (const key of expectedKeys) await assertionFor(viewStates, key, 'view')(context(step.event));
+        continue;
+      }
       const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine> & AnySnapshotLike;
       checkReachedState(plan, snapshot, step, `view step ${index}`);
       for (const key of activeLeafKeys(snapshot)) {
