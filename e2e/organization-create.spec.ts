@@ -122,6 +122,39 @@ test.describe('create an organization', () => {
   });
 });
 
+test.describe('leaving the wizard and coming back', () => {
+  test('resumes at the card step on the same billing account', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const billingPosts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.replace(/\/$/, '') === '/api/billing') billingPosts.push(request.url());
+    });
+    const stamp = Date.now();
+    const email = `resume-${stamp}@example.com`;
+    await registerThroughConsole(page, '/organization/create', email, 'Rita');
+    await followMailLink(page, email, /verify-email/);
+    await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
+
+    await page.goto('/organization/create');
+    const organizationName = `Resume Org ${stamp}`;
+    await page.getByRole('textbox', { name: /^Organization name/ }).fill(organizationName);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(page.getByRole('form', { name: 'Card' })).toBeVisible();
+
+    // Away and back: the wizard picks up the billing account it created instead of asking for the name again.
+    await page.goto('/projects');
+    await page.goto('/organization/create');
+    await expect(page.getByText(`Add a card to the billing account of ${organizationName}.`)).toBeVisible();
+    await fillCardForm(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Add card and create organization' }).click();
+    await page.waitForURL((url) => url.pathname === '/organization');
+    await expect(page.getByText(`${organizationName} Team`)).toBeVisible();
+    expect(billingPosts).toHaveLength(1);
+    await context.close();
+  });
+});
+
 test.describe('an owner of an organization', () => {
   test.use(asRole('owner'));
 
