@@ -45,6 +45,8 @@ const states = {
   signedOut: pass,
 } satisfies ModelStates<SessionMachine>;
 
+const safeValue = (value: unknown) => JSON.stringify(value);
+
 async function replayAll(plan: ReturnType<typeof createModelPlan<SessionMachine>>) {
   for (const path of plan.paths) await replayOnMachine(plan, path);
 }
@@ -140,6 +142,41 @@ describe('model-based harness refuses to pass silently', () => {
     });
     await replayAll(stale);
     expect(() => checkFullCoverage(stale)).toThrow('declared uncovered but covered: verifying');
+  });
+
+  it('fails a view replay when a view declared to send an event on entering a state does not', async () => {
+    const anyDom = () => {};
+    const plan = createModelPlan({
+      machine: sessionMachine,
+      events: { ...events, 'form.submit': [{ type: 'form.submit', email: 'not-an-email' }] },
+      states,
+      simplePaths: false,
+      view: {
+        render: (actor) => <SessionView actor={actor} />,
+        events: {
+          'form.submit': 'send-to-actor',
+          retry: 'sent-by-view',
+          back: 'send-to-actor',
+          activity: 'send-to-actor',
+          'sign.out': 'send-to-actor',
+        },
+        states: {
+          'editing.pristine': anyDom,
+          'editing.invalid': anyDom,
+          submitting: anyDom,
+          failed: anyDom,
+          verifying: anyDom,
+          'signedIn.active': anyDom,
+          'signedIn.warning': anyDom,
+          signedOut: anyDom,
+        },
+        // The session view never retries by itself.
+        sendsOnEntry: { 'editing.invalid': 'retry' },
+      },
+    });
+    const path = plan.paths.find((p) => p.steps.some((step) => step.value && safeValue(step.value) === '{"editing":"invalid"}'));
+    if (!path) throw new Error('expected a path through editing.invalid');
+    await expect(replayOnView(plan, path)).rejects.toThrow("the view did not send 'retry'");
   });
 
   it('fails a view replay when the user action does not reach the state the model predicts', async () => {

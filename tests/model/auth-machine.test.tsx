@@ -1,10 +1,15 @@
+// @vitest-environment jsdom
 // Model-based test of the console's auth machine: every generated path is replayed on a real actor whose invoked
-// actors (keycloak-js init, token exchange, login redirect, logout) are controlled doubles settled by the path.
+// actors (keycloak-js init, token exchange, login redirect, logout) are controlled doubles settled by the path, and
+// again through RequireAuth, the view that renders the auth states around every protected route.
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { expect } from 'vitest';
+import { AuthActorContext } from '../../src/app/auth-context';
 import { authMachine } from '../../src/machines/auth/auth.machine';
 import type { AuthSession } from '../../src/services/auth';
 import { tokenOrganizationId } from '../../src/services/token';
-import { describeModel, type ModelEvents, type ModelStates } from '../support/model-based';
+import { RequireAuth } from '../../src/views/auth/require-auth';
+import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
 const ACME = 7;
 const now = 1_800_000_000;
@@ -119,7 +124,60 @@ const states = {
   },
 } satisfies ModelStates<typeof machine>;
 
+// RequireAuth shows a loading element until the session is ready, the protected page once authenticated, and an
+// alert with a retry button when keycloak-js failed. On 'unauthenticated' it starts the login redirect itself.
+const viewEvents = {
+  'auth.login': 'sent-by-view',
+  'auth.retry': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Try again' })),
+  // Sent by other parts of the console (LoginView, LogoutView, the keycloak-js session listener), not this view.
+  'organization.switch': 'send-to-actor',
+  'auth.logout': 'send-to-actor',
+  'auth.token.refreshed': 'send-to-actor',
+  'auth.session.expired': 'send-to-actor',
+} satisfies ViewEvents<typeof machine>;
+
+function expectLoading(screen: ViewScreen, label: string) {
+  expect(screen.getByRole('status').textContent).toBe(label);
+  expect(screen.queryByText('Protected page')).toBeNull();
+  expect(screen.queryByRole('alert')).toBeNull();
+}
+
+const viewStates = {
+  initialising: ({ screen }) => expectLoading(screen, 'Loading'),
+  // Left at once: the view sent auth.login, so the page shows the redirect's loading element.
+  unauthenticated: ({ screen }) => expectLoading(screen, 'Loading'),
+  redirectingToLogin: ({ screen }) => expectLoading(screen, 'Loading'),
+  switchingAccount: ({ screen }) => expectLoading(screen, 'Switching account'),
+  authenticated: ({ screen }) => {
+    expect(screen.getByText('Protected page')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+  },
+  loggingOut: ({ screen }) => expectLoading(screen, 'Signing out'),
+  failed: ({ screen, snapshot }) => {
+    const alert = screen.getByRole('alert');
+    expect(alert.querySelector('h1')?.textContent).toBe('We could not sign you in');
+    expect(alert.textContent).toContain(snapshot.context.keyCloakError ?? 'no error stored');
+    expect(screen.queryByText('Protected page')).toBeNull();
+  },
+} satisfies ViewStates<typeof machine>;
+
 describeModel('auth machine', {
+  view: {
+    render: (actor) => (
+      <MemoryRouter initialEntries={['/projects']}>
+        <AuthActorContext.Provider value={actor}>
+          <Routes>
+            <Route element={<RequireAuth />}>
+              <Route path="*" element={<p>Protected page</p>} />
+            </Route>
+          </Routes>
+        </AuthActorContext.Provider>
+      </MemoryRouter>
+    ),
+    events: viewEvents,
+    states: viewStates,
+    sendsOnEntry: { unauthenticated: 'auth.login' },
+  },
   name: 'auth',
   machine,
   input,
