@@ -22,7 +22,8 @@ export interface MemberRoleContext extends MemberRoleInput {
   requestedReadOnly: boolean | null;
 }
 
-export type MemberRoleEvent = { type: 'role.change'; readOnly: boolean } | { type: 'role.sync'; readOnly: boolean };
+/** role.toggle asks for the other role (the only change there is); role.sync takes the role the team list reports. */
+export type MemberRoleEvent = { type: 'role.toggle' } | { type: 'role.sync'; readOnly: boolean };
 
 export const memberRoleMachine = setup({
   types: {
@@ -34,9 +35,6 @@ export const memberRoleMachine = setup({
     changeRole: fromPromise<{ message: string }, { userId: string; organizationId: number; readOnly: boolean }>(async () => {
       throw new Error('changeRole is provided where the actor is created');
     }),
-  },
-  guards: {
-    isDifferentRole: ({ context, event }) => event.readOnly !== context.readOnly,
   },
   actions: {
     // React-only effects, supplied with .provide() where the actor is created: toasts and refetching the team.
@@ -51,10 +49,9 @@ export const memberRoleMachine = setup({
   states: {
     idle: {
       on: {
-        'role.change': {
-          guard: 'isDifferentRole',
+        'role.toggle': {
           target: 'changing',
-          actions: assign({ requestedReadOnly: ({ event }) => event.readOnly }),
+          actions: assign({ requestedReadOnly: ({ context }) => !context.readOnly }),
         },
         // The refetched team list is the truth once it arrives (another owner's tab may have changed the role).
         'role.sync': { actions: assign({ readOnly: ({ event }) => event.readOnly }) },

@@ -13,7 +13,6 @@ import { Alert } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { memberRemovalMachine } from '../../machines/member-removal/member-removal.machine';
 import { deleteInvitation, listInvitations, resendInvitation } from '../../services/invitations';
@@ -21,9 +20,7 @@ import { listOrganizationUsers, removeOrganizationUser, type OrganizationUser } 
 import { toast } from '../../services/toast-store';
 import { InviteMemberCard } from './invite-member-card';
 import { MemberRoleButton } from './member-role-button';
-
-export const DELETE_USER_WARNING =
-  'Deleting this user removes them from all projects and integrations of the organization. This action cannot be undone.';
+import { RemoveMemberDialog } from './remove-member-dialog';
 
 const membersKey = (organizationId: number) => ['organizations', organizationId, 'users'] as const;
 const invitationsKey = (organizationId: number) => ['organizations', organizationId, 'invitations'] as const;
@@ -193,28 +190,7 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
 
       {canManage && <InviteMemberCard projects={(projects.data ?? []).map((p) => ({ id: p.id, name: p.name }))} onInvited={refreshInvitations} />}
 
-      <Dialog
-        open={removalOpen}
-        onOpenChange={(open) => {
-          if (!open) removal.send({ type: 'removal.cancel' });
-        }}
-        role="alertdialog"
-        title={`Delete ${removalState.context.member?.name ?? 'user'}?`}
-        description={DELETE_USER_WARNING}
-        footer={
-          <>
-            <Button variant="outline" disabled={removalState.matches('removing')} onClick={() => removal.send({ type: 'removal.cancel' })}>
-              Cancel
-            </Button>
-            <Button loading={removalState.matches('removing')} onClick={() => removal.send({ type: 'removal.confirm' })}>
-              Delete user
-            </Button>
-          </>
-        }
-      >
-        {removalState.context.member && <p>{removalState.context.member.email}</p>}
-        {removalState.matches('failed') && <Alert status="error">{removalState.context.error}</Alert>}
-      </Dialog>
+      <RemoveMemberDialog actor={removal} />
     </Page>
   );
 }

@@ -1,9 +1,11 @@
+// @vitest-environment jsdom
 // Model-based test of the member-role machine: every generated path is replayed on a real actor whose promote call
-// is a controlled double; the toasts and the team refetch are recorded per actor.
+// is a controlled double, and through the row's role button; the toasts and the team refetch are recorded.
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { memberRoleMachine, ROLE_CHANGE_FAILED_MESSAGE } from '../../src/machines/member-role/member-role.machine';
-import { describeModel, type ModelEvents, type ModelStates } from '../support/model-based';
+import { MemberRoleControl } from '../../src/views/organization/member-role-button';
+import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
 const effects: string[] = [];
 const machine = memberRoleMachine.provide({
@@ -15,10 +17,7 @@ const machine = memberRoleMachine.provide({
 });
 
 const events = {
-  'role.change': [
-    { type: 'role.change', readOnly: false },
-    { type: 'role.change', readOnly: true },
-  ],
+  'role.toggle': [{ type: 'role.toggle' }],
   'role.sync': [{ type: 'role.sync', readOnly: false }],
   'xstate.done.actor.changeRole': [{ type: 'xstate.done.actor.changeRole', output: { message: 'User promoted' } }],
   'xstate.error.actor.changeRole': [{ type: 'xstate.error.actor.changeRole', error: new Error('Forbidden') }],
@@ -33,7 +32,7 @@ const states = {
   },
   changing: (s) => {
     expect(s.context.requestedReadOnly).toBe(!s.context.readOnly);
-    expect(s.can({ type: 'role.change', readOnly: s.context.requestedReadOnly! })).toBe(false);
+    expect(s.can({ type: 'role.toggle' })).toBe(false);
   },
 } satisfies ModelStates<typeof machine>;
 
@@ -47,7 +46,7 @@ describe('member role outcomes', () => {
       }),
       { input: { userId: 'u', organizationId: 7, readOnly: true } },
     ).start();
-    actor.send({ type: 'role.change', readOnly: false });
+    actor.send({ type: 'role.toggle' });
     await waitFor(actor, (s) => s.matches('idle'));
     expect(actor.getSnapshot().context.readOnly).toBe(true);
     expect(log).toEqual([ROLE_CHANGE_FAILED_MESSAGE]);
@@ -62,12 +61,32 @@ describe('member role outcomes', () => {
       }),
       { input: { userId: 'u', organizationId: 7, readOnly: true } },
     ).start();
-    actor.send({ type: 'role.change', readOnly: false });
+    actor.send({ type: 'role.toggle' });
     await waitFor(actor, (s) => s.matches('idle'));
     expect(actor.getSnapshot().context.readOnly).toBe(false);
     expect(log).toEqual(['User promoted']);
   });
 });
+
+const NAME = 'Vic Viewer';
+const button = (screen: ViewScreen) => screen.getByRole('button', { name: /^Make read-(write|only): Vic Viewer$/ }) as HTMLButtonElement;
+
+const viewEvents = {
+  'role.toggle': ({ screen, user }) => user.click(button(screen)),
+  // The refetched team list, not a person, tells the row its role.
+  'role.sync': 'send-to-actor',
+} satisfies ViewEvents<typeof machine>;
+
+const viewStates = {
+  idle: ({ screen, snapshot }) => {
+    expect(button(screen).textContent).toBe(snapshot.context.readOnly ? 'Make read-write' : 'Make read-only');
+    expect(button(screen).disabled).toBe(false);
+  },
+  changing: ({ screen }) => {
+    expect(button(screen).disabled).toBe(true);
+    expect(button(screen).getAttribute('aria-busy')).toBe('true');
+  },
+} satisfies ViewStates<typeof machine>;
 
 describeModel('member role machine', {
   name: 'member-role',
@@ -75,4 +94,5 @@ describeModel('member role machine', {
   input: { userId: '00000000-0000-4000-8000-000000000001', organizationId: 7, readOnly: true },
   events,
   states,
+  view: { render: (actor) => <MemberRoleControl actor={actor} name={NAME} />, events: viewEvents, states: viewStates },
 });
