@@ -8,7 +8,7 @@ bash scripts/ensure-deps.sh
 needs_build=false
 if [ ! -f dist/index.html ]; then
   needs_build=true
-elif [ -d src ] && [ -n "$(find src index.html vite.config.ts panda.config.ts -newer dist/index.html -print -quit 2>/dev/null)" ]; then
+elif [ -d src ] && [ -n "$(find src contract public index.html vite.config.ts panda.config.ts .env -newer dist/index.html -print -quit 2>/dev/null)" ]; then
   needs_build=true
 fi
 if [ "$needs_build" = true ]; then

@@ -63,7 +63,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const mailer = createMailer(db, { smtpUrl: effective.smtpUrl, from: effective.mailFrom });
     const identity = await createIdentityServer({ db, config: effective, mailer, signingKeys, quiet: options.quiet });
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer });
-    const serveStatic = createStaticFileHandler(effective.staticDir);
+    const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
 
     const route = async (req: IncomingMessage, res: ServerResponse) => {

@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/database';
+import type { Database, Queryable } from '../db/database';
 
 export interface SigningKeys {
   /** Private keys for the identity server, newest first (the first one signs). */
@@ -11,20 +11,27 @@ export interface SigningKeys {
 
 /**
  * Keys live in the database so that every instance signs and verifies with the same ones and a restart signs
- * nobody out. The first instance to start creates the key; ON CONFLICT keeps a race between two starts harmless.
+ * nobody out. The first instance to start creates the key under an advisory lock, so two instances starting on an
+ * empty database at the same moment end up with the same single key rather than one each.
  */
-export async function loadOrCreateSigningKeys(db: Queryable): Promise<SigningKeys> {
+export async function loadOrCreateSigningKeys(db: Database): Promise<SigningKeys> {
   let rows = await readKeys(db);
   if (rows.length === 0) {
-    const kid = randomUUID();
-    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
-    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
-    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
-    await db.query(
-      'INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3) ON CONFLICT (kid) DO NOTHING',
-      [kid, JSON.stringify(privateJwk), JSON.stringify(publicJwk)],
-    );
-    rows = await readKeys(db);
+    rows = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(7312)');
+      const existing = await readKeys(tx);
+      if (existing.length > 0) return existing;
+      const kid = randomUUID();
+      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+      const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+      const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+      await tx.query('INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)', [
+        kid,
+        JSON.stringify(privateJwk),
+        JSON.stringify(publicJwk),
+      ]);
+      return readKeys(tx);
+    });
   }
   return { privateJwks: rows.map((r) => r.private_jwk), publicJwks: rows.map((r) => r.public_jwk) };
 }

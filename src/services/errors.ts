@@ -78,7 +78,8 @@ export function errorBodyMessage(body: unknown): string {
       if (typeof value === 'string' && value.trim() !== '') return value;
     }
   }
-  if (typeof body === 'string' && body.trim() !== '') return body;
+  // A body that is not JSON (a proxy's HTML error page, say) is never shown as a heading.
+  if (typeof body === 'string' && body.trim() !== '') return PARSE_ERROR_MESSAGE;
   return UNKNOWN_ERROR_MESSAGE;
 }
 

@@ -65,7 +65,9 @@ async function readBody(response: Response): Promise<unknown> {
 export function mapHttpError(method: HttpMethod, status: number, body: unknown): Error {
   const message = errorBodyMessage(body);
   const description = errorBodyDescription(body);
-  if (status === 401 || status === 403) return new AuthenticationError(message, { description, status });
+  // A GET refused with 401/403 means the session no longer holds (the spec logs the user out). A mutation refused
+  // with 403 is an ordinary "you may not do this" (a read-only member, a non-owner): it is shown, not a logout.
+  if (status === 401 || (status === 403 && method === 'GET')) return new AuthenticationError(message, { description, status });
   if (status === 422) {
     const details = body && typeof body === 'object' && typeof (body as { details?: unknown }).details === 'object' ? ((body as { details: Record<string, unknown> }).details ?? {}) : {};
     return new ValidationError(message, { details, status });
@@ -80,14 +82,15 @@ export function mapHttpError(method: HttpMethod, status: number, body: unknown):
   return new ApiError(message, { description, status });
 }
 
-/** Side effects of a failed call: logout on 401/403, monitoring for query/mutation errors, a toast for mutations. */
+/** Side effects of a failed call: logout on 401 (403 for GET), monitoring for query/mutation errors, a toast for mutations. */
 function handleError(error: Error): void {
   if (error instanceof AuthenticationError) {
     notifyUnauthorized();
     return;
   }
   if (error instanceof DataQueryError || error instanceof DataMutationError || error instanceof ServerError) reportError(error);
-  if (error instanceof DataMutationError) toast.error(error.message, error.description || undefined);
+  const forbidden = error instanceof ApiError && error.status === 403;
+  if (error instanceof DataMutationError || forbidden) toast.error(error.message, (error as ApiError).description || undefined);
 }
 
 export function decodeWire<S extends Decodable>(schema: S, data: unknown): Camelize<S['Type']> {

@@ -37,6 +37,16 @@ describe('HTTP error mapping (spec 000 section 8)', () => {
     expect(other).toBeInstanceOf(ApiError);
     expect(other).not.toBeInstanceOf(DataQueryError);
   });
+  it('treats a refused mutation (403) as a shown error, not a logout', () => {
+    const refused = mapHttpError('POST', 403, { message: 'Forbidden', description: 'Read-only members cannot change anything.' });
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).not.toBeInstanceOf(AuthenticationError);
+    expect((refused as ApiError).description).toBe('Read-only members cannot change anything.');
+    expect(mapHttpError('POST', 401, {})).toBeInstanceOf(AuthenticationError);
+  });
+  it('never shows a non-JSON error body as the message', () => {
+    expect(mapHttpError('GET', 502, '<html><body>Bad gateway</body></html>').message).toBe('Some data could not be parsed');
+  });
   it('maps mutation failures', () => {
     expect(mapHttpError('POST', 400, {})).toBeInstanceOf(DataMutationError);
     expect(mapHttpError('DELETE', 500, {})).toBeInstanceOf(DataMutationError);

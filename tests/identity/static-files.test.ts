@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsoleCsp } from '../../server/static-files';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 
 describe('the console files and the platform headers', () => {
@@ -40,6 +41,23 @@ describe('the console files and the platform headers', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBeTruthy();
+  });
+
+  it('answers a malformed address with 400, never a server error', async () => {
+    for (const bad of ['/%E0%A4%A', '/assets/%ZZ']) {
+      const response = await fetch(`${base}${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    }
+  });
+
+  it('adds only the hosted card provider to the policy when it is configured', () => {
+    const local = buildConsoleCsp();
+    const hosted = buildConsoleCsp({ hostedPayments: true });
+    expect(local).not.toContain('stripe');
+    expect(hosted).toContain("script-src 'self' https://js.stripe.com");
+    expect(hosted).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com");
+    expect(hosted).toContain("frame-ancestors 'none'");
   });
 
   it('caches hashed assets for a year and gzips them', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import type { PlatformConfig } from '../../server/config';
-import type { Queryable } from '../../server/db/database';
+import type { Database } from '../../server/db/database';
 import { loadOrCreateSigningKeys } from '../../server/identity/signing-keys';
 import type { UserRow } from '../../server/db/repositories/users-repository';
 
@@ -20,7 +20,7 @@ export interface MintOptions {
  * (RS256, typ at+jwt, iss, aud, sub, given_name, family_name, email, email_verified, organization_id, connection,
  * sid, scope, client_id, jti, iat, exp); tests/api/real-sign-in.test.ts checks the claim set against a real token, so an API test can act as any user in any mode without walking the login pages.
  */
-export async function createTokenMinter(db: Queryable, config: PlatformConfig) {
+export async function createTokenMinter(db: Database, config: PlatformConfig) {
   const { privateJwks } = await loadOrCreateSigningKeys(db);
   const jwk = privateJwks[0] as JWK & { kid: string };
   const key = await importJWK(jwk, 'RS256');
