@@ -21,7 +21,9 @@ import {
   listOwnedOrganizations,
   removeMember,
   setMemberReadOnly,
+  lockAndCheckOwnsOrganization,
 } from '../db/repositories/organizations-repository';
+import { findOrganizationProjectIds } from '../db/repositories/projects-repository';
 import { findUserByEmail } from '../db/repositories/users-repository';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireOwner, requireWritable } from './caller';
@@ -65,8 +67,7 @@ function escapeHtml(value: string): string {
 /** Project ids of an invitation must be projects of the organization. */
 async function checkProjectsOfOrganization(db: Queryable, organizationId: number, projectIds: readonly number[]): Promise<void> {
   if (projectIds.length === 0) return;
-  const rows = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 AND id = ANY($2::int[])', [organizationId, [...projectIds]]);
-  const found = new Set(rows.map((r) => r.id));
+  const found = new Set(await findOrganizationProjectIds(db, organizationId, projectIds));
   const missing = projectIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw new ApiError(422, 'Validation error', 'Some fields are not valid.', { details: { project_ids: [`Unknown project: ${missing.join(', ')}`] } });
 }
@@ -86,9 +87,7 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
     }
     const organizationId = await ctx.db.transaction(async (tx) => {
       // Re-checked inside the transaction with a per-user lock, so two quick submits cannot create two organizations.
-      await tx.query('SELECT pg_advisory_xact_lock(7312, hashtext($1))', [caller.userId]);
-      const again = await tx.query('SELECT 1 FROM organization_members WHERE user_id = $1 AND owner', [caller.userId]);
-      if (again.length > 0) throw conflict(ErrorText.alreadyOwnsOrganization, 'You already own an organization.');
+      if (await lockAndCheckOwnsOrganization(tx, caller.userId)) throw conflict(ErrorText.alreadyOwnsOrganization, 'You already own an organization.');
       return createOrganization(tx, { name: body.display_name, billingAccountId: account.id, ownerUserId: caller.userId });
     });
     sendJson(res, 201, { message: 'Organization created successfully', organization_id: organizationId });

@@ -1,9 +1,9 @@
 import { ErrorText } from '../../contract/errors';
 import { PROFILE_UNCHANGED, UpdatePasswordBody, UpdateProfileBody } from '../../contract/users';
 import { sendVerificationEmail } from '../identity/email-verification';
-import { listOpenInvoicesOfOwner } from '../db/repositories/billing-repository';
+import { detachBillingAccountsOfOwner, listOpenInvoicesOfOwner } from '../db/repositories/billing-repository';
 import { deleteSolelyOwnedOrganizations, listMemberOrganizations } from '../db/repositories/organizations-repository';
-import { PASSWORD_CONNECTION, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
+import { PASSWORD_CONNECTION, deleteUser, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, type Caller } from './caller';
 import { ApiError, badRequest, decodeOrThrow, forbidden, readBody, sendJson } from './http';
@@ -80,9 +80,8 @@ export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
     await ctx.db.transaction(async (tx) => {
       // Organizations this user alone owns go with the account (their projects and integrations cascade).
       await deleteSolelyOwnedOrganizations(tx, user.id);
-      await tx.query('UPDATE organizations SET billing_account_id = NULL WHERE billing_account_id IN (SELECT id FROM billing_accounts WHERE owner_user_id = $1)', [user.id]);
-      await tx.query('UPDATE projects SET billing_account_id = NULL WHERE billing_account_id IN (SELECT id FROM billing_accounts WHERE owner_user_id = $1)', [user.id]);
-      await tx.query('DELETE FROM users WHERE id = $1', [user.id]);
+      await detachBillingAccountsOfOwner(tx, user.id);
+      await deleteUser(tx, user.id);
     });
     ctx.callers.forgetSubject(user.id);
     sendJson(res, 200, { message: 'Your account has been deleted.' });

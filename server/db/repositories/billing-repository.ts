@@ -121,3 +121,10 @@ export async function listOpenInvoicesOfOwner(db: Queryable, userId: string): Pr
     [userId],
   );
 }
+
+/** Unlinks the owner's billing accounts from organizations and projects (before the owner's account is deleted). */
+export async function detachBillingAccountsOfOwner(db: Queryable, ownerUserId: string): Promise<void> {
+  const owned = 'SELECT id FROM billing_accounts WHERE owner_user_id = $1';
+  await db.query(`UPDATE organizations SET billing_account_id = NULL WHERE billing_account_id IN (${owned})`, [ownerUserId]);
+  await db.query(`UPDATE projects SET billing_account_id = NULL WHERE billing_account_id IN (${owned})`, [ownerUserId]);
+}

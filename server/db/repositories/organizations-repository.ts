@@ -130,3 +130,13 @@ export async function deleteSolelyOwnedOrganizations(db: Queryable, userId: stri
     [userId],
   );
 }
+
+/**
+ * Serializes organization creation per user for the rest of the transaction, then says whether the user already
+ * owns one: two quick submits cannot create two organizations.
+ */
+export async function lockAndCheckOwnsOrganization(tx: Queryable, userId: string): Promise<boolean> {
+  await tx.query('SELECT pg_advisory_xact_lock(7312, hashtext($1))', [userId]);
+  const rows = await tx.query('SELECT 1 FROM organization_members WHERE user_id = $1 AND owner', [userId]);
+  return rows.length > 0;
+}

@@ -87,3 +87,12 @@ export async function addProjectUser(db: Queryable, projectId: number, userId: s
   ]);
   return rows.length > 0;
 }
+
+/** Which of these project ids belong to the organization. */
+export async function findOrganizationProjectIds(db: Queryable, organizationId: number, projectIds: readonly number[]): Promise<number[]> {
+  const rows = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 AND id = ANY($2::int[])', [
+    organizationId,
+    [...projectIds],
+  ]);
+  return rows.map((r) => r.id);
+}

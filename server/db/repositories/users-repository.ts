@@ -94,6 +94,10 @@ export async function updateUserProfile(db: Queryable, id: string, givenName: st
   return rows[0];
 }
 
+export async function deleteUser(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM users WHERE id = $1', [id]);
+}
+
 export async function markEmailVerified(db: Queryable, id: string): Promise<void> {
   await db.query('UPDATE users SET email_verified = true, updated_at = now() WHERE id = $1', [id]);
 }
