@@ -62,7 +62,11 @@ export const BillingAccountIdQuery = Schema.Struct({
     messageMissingKey: 'The billing account name is missing',
   }),
 });
-export const BillingAccountIdResponse = Schema.Struct({ billing_account_id: Schema.NullOr(Schema.Number) });
+// has_payment_method lets the create-organization wizard resume after a lost answer without asking for the card again.
+export const BillingAccountIdResponse = Schema.Struct({
+  billing_account_id: Schema.NullOr(Schema.Number),
+  has_payment_method: Schema.Boolean,
+});
 export type BillingAccountIdResponse = typeof BillingAccountIdResponse.Type;
 
 /** GET stripe/config: the public half of the card provider's settings (public call; email/username when signed in). */

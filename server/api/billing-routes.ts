@@ -92,7 +92,7 @@ export function registerBillingRoutes(router: ApiRouter, ctx: ApiContext): void 
     const caller = requireCaller(await scope.caller());
     const { name } = decodeOrThrow(BillingAccountIdQuery, query);
     const account = await findBillingAccountByName(ctx.db, caller.userId, name);
-    sendJson(res, 200, { billing_account_id: account?.id ?? null });
+    sendJson(res, 200, { billing_account_id: account?.id ?? null, has_payment_method: !!account?.payment_method_id });
   });
 
   router.add('GET', 'stripe/config', async ({ res }, scope) => {

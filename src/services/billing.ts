@@ -17,17 +17,9 @@ export function getCurrentBilling() {
   return http.get('billing/current', CurrentBillingResponse);
 }
 
-/**
- * The id of the user's billing account with this name, or null. `hasPaymentMethod` is read when the API sends it
- * (`has_payment_method`); older answers leave it undefined and the caller falls back on what it remembers.
- */
+/** The id of the user's billing account with this name (or null) and whether a card is attached to it. */
 export async function findBillingAccountIdByName(name: string): Promise<{ billingAccountId: number | null; hasPaymentMethod?: boolean }> {
-  const answer = await http.get(
-    'stripe/billing-account-id',
-    Schema.Struct({ ...BillingAccountIdResponse.fields, has_payment_method: Schema.optionalKey(Schema.Boolean) }),
-    { searchParams: { name } },
-  );
-  return answer;
+  return http.get('stripe/billing-account-id', BillingAccountIdResponse, { searchParams: { name } });
 }
 
 export function createBillingAccount(name: string) {
