@@ -76,6 +76,9 @@ export function errorBodyMessage(body: unknown): string {
     for (const key of ['message', 'error', 'details'] as const) {
       const value = record[key];
       if (typeof value === 'string' && value.trim() !== '') return value;
+      // The card provider's shape: {error: {message, code}}.
+      const nested = value && typeof value === 'object' ? (value as { message?: unknown }).message : undefined;
+      if (typeof nested === 'string' && nested.trim() !== '') return nested;
     }
   }
   // A body that is not JSON (a proxy's HTML error page, say) is never shown as a heading.

@@ -44,6 +44,9 @@ describe('HTTP error mapping (spec 000 section 8)', () => {
     expect((refused as ApiError).description).toBe('Read-only members cannot change anything.');
     expect(mapHttpError('POST', 401, {})).toBeInstanceOf(AuthenticationError);
   });
+  it('reads the card provider\'s nested error message', () => {
+    expect(mapHttpError('POST', 402, { error: { message: 'Your card was declined.', code: 'card_declined' } }).message).toBe('Your card was declined.');
+  });
   it('never shows a non-JSON error body as the message', () => {
     expect(mapHttpError('GET', 502, '<html><body>Bad gateway</body></html>').message).toBe('Some data could not be parsed');
   });
