@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyProjectPath, isProjectSlug, restoreProjectPath } from '../../src/views/project/project-path';
+import { classifyProjectPath, isProjectSlug, projectFromQuery, restoreProjectPath } from '../../src/views/project/project-path';
 
 describe('project slug rule', () => {
   it('accepts a name, a dash and the numeric id', () => {
@@ -36,5 +36,21 @@ describe('remembered project restore', () => {
     expect(restoreProjectPath({ ...base, pathname: '/', projectSlugs: ['other-3'] })).toBeNull();
     expect(restoreProjectPath({ ...base, pathname: '/projects' })).toBeNull();
     expect(restoreProjectPath({ ...base, pathname: '/', rememberedSlug: null })).toBeNull();
+  });
+});
+
+describe('the project query parameter', () => {
+  const projectSlugs = ['acme-production-1', 'acme-staging-2'];
+  it('moves a known project into the path and drops the parameter', () => {
+    expect(projectFromQuery({ pathname: '/', search: '?project=acme-staging-2', projectSlugs })).toEqual({ slug: 'acme-staging-2', target: '/acme-staging-2' });
+    expect(projectFromQuery({ pathname: '/billing', search: '?project=acme-staging-2&edit=payment-method', projectSlugs })).toEqual({
+      slug: 'acme-staging-2',
+      target: '/acme-staging-2/billing?edit=payment-method',
+    });
+    expect(projectFromQuery({ pathname: '/acme-production-1/settings', search: '?project=acme-staging-2', projectSlugs })?.target).toBe('/acme-staging-2/settings');
+  });
+  it('ignores a project the user does not have, or no parameter', () => {
+    expect(projectFromQuery({ pathname: '/', search: '?project=other-9', projectSlugs })).toBeNull();
+    expect(projectFromQuery({ pathname: '/', search: '', projectSlugs })).toBeNull();
   });
 });

@@ -43,3 +43,21 @@ export function restoreProjectPath(input: {
   if (!PROJECT_VARIANTS.includes(normalised)) return null;
   return normalised === '/' ? `/${rememberedSlug}` : `/${rememberedSlug}${normalised}`;
 }
+
+/**
+ * The `project` query parameter selects a project (e.g. a link shared from a mail: /billing?project=acme-1):
+ * when it names one of the user's projects it becomes the remembered project and moves into the path, and the
+ * parameter is dropped. Anything else is ignored (null).
+ */
+export function projectFromQuery(input: { pathname: string; search: string; projectSlugs: readonly string[] }): { slug: string; target: string } | null {
+  const params = new URLSearchParams(input.search);
+  const wanted = params.get('project');
+  if (!wanted || !input.projectSlugs.includes(wanted)) return null;
+  params.delete('project');
+  const rest = params.toString();
+  const segments = input.pathname.split('/').filter(Boolean);
+  if (segments[0] && isProjectSlug(segments[0])) segments.shift();
+  const normalised = `/${segments.join('/')}`;
+  const path = PROJECT_VARIANTS.includes(normalised) ? (normalised === '/' ? `/${wanted}` : `/${wanted}${normalised}`) : `/${wanted}/${segments.join('/')}`.replace(/\/$/, '');
+  return { slug: wanted, target: rest ? `${path}?${rest}` : path };
+}

@@ -9,8 +9,8 @@ import { hasArea } from '../../app/routes';
 import { IconButton } from '../../components/ui/button';
 import { MenuIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
-import { clearSelectedProject, readSelectedProject } from '../../services/selected-project';
-import { restoreProjectPath } from '../project/project-path';
+import { clearSelectedProject, readSelectedProject, rememberSelectedProject } from '../../services/selected-project';
+import { projectFromQuery, restoreProjectPath } from '../project/project-path';
 import { ProjectChooser } from './project-chooser';
 import { useQueryParamToggle } from './query-param-toggle';
 import { Sidebar } from './sidebar';
@@ -31,6 +31,12 @@ export function ShellLayout() {
   const projectSlugs = shell.projects.data?.map((project) => project.slug);
   useEffect(() => {
     if (!projectSlugs) return;
+    const chosen = projectFromQuery({ pathname: location.pathname, search: location.search, projectSlugs });
+    if (chosen) {
+      rememberSelectedProject(chosen.slug);
+      navigate(chosen.target, { replace: true });
+      return;
+    }
     const remembered = readSelectedProject();
     if (remembered && !projectSlugs.includes(remembered)) {
       clearSelectedProject();

@@ -6,6 +6,7 @@ import { queries } from '../../app/query-keys';
 import { hasArea } from '../../app/routes';
 import { BookIcon, BuildingIcon, CardIcon, GridIcon, HomeIcon, LayersIcon, LifeBuoyIcon, LogOutIcon, PlusIcon, SettingsIcon, SwitchIcon, UserIcon } from '../../components/ui/icons';
 import { settings } from '../../config/settings';
+import { toast } from '../../services/toast-store';
 import { buildSidebar, type SidebarLink } from './sidebar-model';
 import { useShellData } from './use-shell-data';
 
@@ -24,7 +25,7 @@ const itemClass = css({
   transition: 'background 0.15s, color 0.15s',
   _hover: { bg: 'gray.a3', color: 'fg.default' },
   '&[aria-current=page]': { bg: 'colorPalette.a3', color: 'colorPalette.text' },
-  '&[aria-disabled=true]': { opacity: 0.45, pointerEvents: 'none' },
+  '&[aria-disabled=true]': { opacity: 0.45, cursor: 'not-allowed' },
   _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '-2px' },
 });
 
@@ -39,19 +40,38 @@ function SidebarNavLink({ link, icon, onNavigate }: { link: SidebarLink; icon: R
       </a>
     );
   }
-  if (link.disabled) {
-    return (
-      <span role="link" aria-disabled="true" className={itemClass} title="Select a project first">
-        {icon}
-        {link.label}
-      </span>
-    );
-  }
+  if (link.disabled) return <DisabledProjectLink icon={icon} label={link.label} />;
   return (
     <NavLink to={link.href} className={itemClass} onClick={onNavigate} end>
       {icon}
       {link.label}
     </NavLink>
+  );
+}
+
+export const NO_PROJECT_SELECTED = 'No project has been selected.';
+
+/**
+ * A project-scoped link while no project is selected: it stays in the tab order (so keyboard users learn why it
+ * does nothing) and answers a click or Enter with the spec's toast instead of navigating.
+ */
+function DisabledProjectLink({ icon, label }: { icon: ReactNode; label: string }) {
+  const explain = () => toast.error(NO_PROJECT_SELECTED, 'Choose a project in the project menu first.');
+  return (
+    <span
+      role="link"
+      aria-disabled="true"
+      tabIndex={0}
+      className={itemClass}
+      title="Select a project first"
+      onClick={explain}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') explain();
+      }}
+    >
+      {icon}
+      {label}
+    </span>
   );
 }
 
@@ -102,10 +122,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         {projectId === null &&
           productsElsewhere.map((product) => (
             <li key={product.slug}>
-              <span role="link" aria-disabled="true" className={itemClass}>
-                <LayersIcon />
-                {product.name}
-              </span>
+              <DisabledProjectLink icon={<LayersIcon />} label={product.name} />
             </li>
           ))}
         {projectId !== null && integrations.isLoading && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>Loading…</li>}
