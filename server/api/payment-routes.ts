@@ -2,7 +2,7 @@ import { ConfirmSetupIntentBody } from '../../contract/payments';
 import { confirmLocalSetupIntent, findLocalSetupIntent } from '../adapters/payments/local-payment-provider';
 import { findManageableBillingAccount } from '../db/repositories/billing-repository';
 import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller } from './caller';
+import { requireCaller, requireWritable } from './caller';
 import { decodeOrThrow, notFound, readBody, sendJson } from './http';
 
 /** The local card provider's confirm call; installed only when the local provider is the one in use. */
@@ -10,6 +10,8 @@ export function registerLocalPaymentRoutes(router: ApiRouter, ctx: ApiContext): 
   router.add('POST', 'payments/local/setup-intents/:secret/confirm', async ({ req, res, params }, scope) => {
     const caller = requireCaller(await scope.caller());
     const card = decodeOrThrow(ConfirmSetupIntentBody, await readBody(req));
+    // Confirming a card is a billing write, refused in a read-only (or foreign) organization mode like setup and attach.
+    await requireWritable(caller);
     const intent = await findLocalSetupIntent(ctx.db, params.secret);
     // Only someone who manages the billing account may confirm a card for it.
     if (!intent || !(await findManageableBillingAccount(ctx.db, caller.userId, intent.billing_account_id))) {

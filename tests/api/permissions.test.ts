@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
 import { createProject } from '../../server/db/repositories/projects-repository';
-import { addMember } from '../../server/db/repositories/organizations-repository';
+import { addMember, createOrganization } from '../../server/db/repositories/organizations-repository';
 import { createInvitation } from '../../server/db/repositories/invitations-repository';
 import { createUser } from '../../server/db/repositories/users-repository';
+import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
+import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -20,8 +22,23 @@ interface Fixture {
 
 interface Row {
   call: string;
-  request: (f: Fixture) => Promise<{ method: string; path: string; query?: Record<string, string | number>; body?: unknown }>;
+  request: (
+    f: Fixture,
+    role: Role,
+  ) => Promise<{
+    method: string;
+    path: string;
+    query?: Record<string, string | number>;
+    body?: unknown;
+    /** A fresh user in the role, for calls that change or delete the caller's own account (the seeded users stay intact). */
+    caller?: FreshCaller;
+  }>;
   expected: Record<Role, number>;
+}
+
+interface FreshCaller {
+  userId: string | null;
+  token: string | undefined;
 }
 
 let counter = 0;
@@ -34,6 +51,45 @@ const freshMember = async (f: Fixture) => {
 };
 const freshInvite = async (f: Fixture) =>
   (await createInvitation(f.api.db, { organizationId: f.acmeId, email: `inv${++counter}@example.com`, invitingUserId: (await f.api.user('demo@example.com')).id, readOnly: false, projectIds: [] })).id;
+
+const freshInviteCode = async (f: Fixture) => {
+  // An invitation to an organization none of the role's callers belongs to, so accepting it is a real join.
+  const owner = await createUser(f.api.db, { email: `inviter${++counter}@example.com`, givenName: 'I', familyName: String(counter), emailVerified: true });
+  const account = await createBillingAccount(f.api.db, { name: `Inviter ${counter}`, ownerUserId: owner.id, isDefault: true });
+  const organizationId = await createOrganization(f.api.db, { name: `Inviting ${counter}`, billingAccountId: account.id, ownerUserId: owner.id });
+  return (await createInvitation(f.api.db, { organizationId, email: `joiner${counter}@example.com`, invitingUserId: owner.id, readOnly: false, projectIds: [] })).code;
+};
+/** A billing account of the user with a card on file (what POST organizations/ asks for). */
+const freshCardAccount = async (f: Fixture, userId: string) => {
+  const account = await createBillingAccount(f.api.db, { name: `Card ${++counter}`, ownerUserId: userId, isDefault: false });
+  await setPaymentMethod(f.api.db, account.id, `pm_local_matrix${counter}`, 'visa •••• 4242');
+  return account.id;
+};
+/** A setup intent of the Acme billing account, not yet confirmed. */
+const freshAcmeSetupIntent = async (f: Fixture) =>
+  (await createLocalPaymentProvider(f.api.db).createSetupIntent({ id: f.acmeBillingId, name: 'Acme billing', customerRef: null, ownerEmail: 'demo@example.com' }))
+    .client_secret;
+/**
+ * A new user standing in the given role: personal account; owner of an organization of their own; read-write or
+ * read-only member of Acme; or holding an Acme token without being a member.
+ */
+const freshCaller = async (f: Fixture, role: Role): Promise<FreshCaller> => {
+  if (role === 'anonymous') return { userId: null, token: undefined };
+  const n = ++counter;
+  const user = await createUser(f.api.db, { email: `caller${n}@example.com`, password: 'Demo1234!', givenName: 'Fresh', familyName: `Caller ${n}`, emailVerified: true });
+  let organizationId: number | null = null;
+  if (role === 'owner') {
+    const account = await createBillingAccount(f.api.db, { name: `Caller ${n}`, ownerUserId: user.id, isDefault: true });
+    organizationId = await createOrganization(f.api.db, { name: `Caller org ${n}`, billingAccountId: account.id, ownerUserId: user.id });
+  } else if (role === 'readWrite' || role === 'readOnly') {
+    await addMember(f.api.db, { organizationId: f.acmeId, userId: user.id, readOnly: role === 'readOnly', projectIds: [] });
+    organizationId = f.acmeId;
+  } else if (role === 'nonMember') {
+    organizationId = f.acmeId;
+  }
+  return { userId: user.id, token: await f.api.mint(user, { organizationId }) };
+};
+const card = { card_number: '4242 4242 4242 4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' };
 
 const all = (anonymous: number, personal: number, owner: number, readWrite: number, readOnly: number, nonMember: number): Record<Role, number> => ({
   anonymous,
@@ -80,6 +136,67 @@ const ROWS: Row[] = [
   { call: 'GET products', request: async () => ({ method: 'GET', path: 'products' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET integrations/status', request: async () => ({ method: 'GET', path: 'integrations/status' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET users/organizations', request: async () => ({ method: 'GET', path: 'users/organizations' }), expected: all(401, 200, 200, 200, 200, 200) },
+
+  // Billing: a user's own accounts in any mode they may write in; the organization's account only for its owner.
+  { call: 'POST billing/', request: async () => ({ method: 'POST', path: 'billing/', body: { name: `Matrix account ${++counter}` } }), expected: all(401, 201, 201, 201, 403, 403) },
+  {
+    call: 'POST billing/payment-methods/attach (Acme account)',
+    // The seeded card confirmed for the Acme account, so only the caller's right decides the answer.
+    request: async (f) => ({ method: 'POST', path: 'billing/payment-methods/attach', body: { billing_account_id: f.acmeBillingId, payment_method_id: 'pm_local_demo4242' } }),
+    expected: all(401, 404, 200, 404, 403, 403),
+  },
+  {
+    call: 'POST billing/tax-id (Acme account)',
+    request: async (f) => ({ method: 'POST', path: 'billing/tax-id', body: { billing_account_id: f.acmeBillingId, country: 'DE', type: 'eu_vat', value: `DE${100000000 + ++counter}` } }),
+    expected: all(401, 404, 201, 404, 403, 403),
+  },
+  {
+    call: 'POST payments/local/setup-intents/{client_secret}/confirm (Acme account)',
+    request: async (f) => ({ method: 'POST', path: `payments/local/setup-intents/${await freshAcmeSetupIntent(f)}/confirm`, body: card }),
+    expected: all(401, 404, 200, 404, 403, 403),
+  },
+  // The caller's own account names, for the create-organization wizard: user-level, any mode.
+  { call: 'GET stripe/billing-account-id', request: async () => ({ method: 'GET', path: 'stripe/billing-account-id', query: { name: 'Acme billing' } }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET stripe/config (public)', request: async () => ({ method: 'GET', path: 'stripe/config' }), expected: all(200, 200, 200, 200, 200, 200) },
+
+  // Organizations: anyone signed in may create one of their own (read-only members too), but only one.
+  {
+    call: 'POST organizations/',
+    request: async (f, role) => {
+      const caller = await freshCaller(f, role);
+      const billingAccountId = caller.userId ? await freshCardAccount(f, caller.userId) : f.acmeBillingId;
+      return { method: 'POST', path: 'organizations/', body: { display_name: `Matrix org ${counter}`, billing_account_id: billingAccountId }, caller };
+    },
+    // The owner already owns an organization: one per user.
+    expected: all(401, 201, 409, 201, 201, 201),
+  },
+  { call: 'POST organizations/invitations/{id}/resend', request: async (f) => ({ method: 'POST', path: `organizations/invitations/${await freshInvite(f)}/resend` }), expected: all(401, 400, 200, 403, 403, 403) },
+  {
+    call: 'POST organizations/invitations/accept',
+    request: async (f, role) => ({ method: 'POST', path: 'organizations/invitations/accept', query: { code: await freshInviteCode(f) }, caller: await freshCaller(f, role) }),
+    expected: all(401, 200, 200, 200, 200, 200),
+  },
+
+  // The caller's own account: allowed to every signed-in user in every mode, read-only members included.
+  {
+    call: 'PATCH users',
+    request: async (f, role) => ({ method: 'PATCH', path: 'users', body: { given_name: 'Changed', family_name: 'Name' }, caller: await freshCaller(f, role) }),
+    expected: all(401, 200, 200, 200, 200, 200),
+  },
+  {
+    call: 'PATCH users/password',
+    request: async (f, role) => ({ method: 'PATCH', path: 'users/password', body: { password: 'Changed1234!' }, caller: await freshCaller(f, role) }),
+    expected: all(401, 200, 200, 200, 200, 200),
+  },
+  {
+    call: 'POST users/resend-verification',
+    request: async (f, role) => ({ method: 'POST', path: 'users/resend-verification', caller: await freshCaller(f, role) }),
+    expected: all(401, 200, 200, 200, 200, 200),
+  },
+  { call: 'DELETE users', request: async (f, role) => ({ method: 'DELETE', path: 'users', caller: await freshCaller(f, role) }), expected: all(401, 200, 200, 200, 200, 200) },
+
+  // Public: the console counts events before sign-in too.
+  { call: 'POST telemetry (public)', request: async () => ({ method: 'POST', path: 'telemetry', body: { events: [{ name: 'matrix' }] } }), expected: all(202, 202, 202, 202, 202, 202) },
 ];
 
 describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
@@ -102,9 +219,9 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
 
   for (const row of ROWS) {
     it.each(ROLES)(`${row.call} as %s`, async (role) => {
-      const request = await row.request(fixture);
+      const request = await row.request(fixture, role);
       const response = await fixture.api.request(request.method, request.path, {
-        token: tokens[role],
+        token: request.caller ? request.caller.token : tokens[role],
         query: request.query,
         body: request.body ?? (request.method === 'POST' || request.method === 'PATCH' ? {} : undefined),
       });
@@ -112,6 +229,13 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
       if (response.status >= 400) expect(response.body).toMatchObject({ message: expect.any(String), description: expect.any(String) });
     });
   }
+
+  it('the seeded callers are untouched: account-level rows acted on fresh users', async () => {
+    for (const email of ['demo@example.com', 'dev@example.com', 'viewer@example.com', 'new@example.com']) await fixture.api.user(email);
+    const newcomer = await fixture.api.user('new@example.com');
+    const memberships = await fixture.api.db.query('SELECT organization_id FROM organization_members WHERE user_id = $1', [newcomer.id]);
+    expect(memberships).toEqual([]);
+  });
 
   it('a read-write member does not see the billing account but is told it is not manageable', async () => {
     const response = await fixture.api.request('GET', 'billing/current', { token: tokens.readWrite });
@@ -123,6 +247,8 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
     try {
       const response = await fixture.api.request('POST', 'projects/', { token: tokens.owner, body: { name: 'Not allowed' } });
       expect(response.status).toBe(403);
+      const confirm = await fixture.api.request('POST', `payments/local/setup-intents/${await freshAcmeSetupIntent(fixture)}/confirm`, { token: tokens.owner, body: card });
+      expect(confirm.status, JSON.stringify(confirm.body)).toBe(403);
     } finally {
       await fixture.api.db.query('UPDATE organizations SET read_only = false WHERE id = $1', [fixture.acmeId]);
     }
