@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, AuthenticationError } from '../../src/services/errors';
+import { ApiError, AuthenticationError, ServerError } from '../../src/services/errors';
 import { CHUNK_RELOAD_MESSAGE, classifyRouteError, isChunkLoadError, shouldReloadAfterChunkError } from '../../src/views/errors/route-error';
 import { BUG_BODY, BUG_TITLE, ErrorPresentation } from '../../src/views/errors/route-error-view';
 import { NotFoundView } from '../../src/views/errors/not-found-view';
@@ -80,6 +80,13 @@ describe('route error classification', () => {
     expect(shouldReloadAfterChunkError(null, 1000)).toBe(true);
     expect(shouldReloadAfterChunkError(1000, 5000)).toBe(false);
     expect(shouldReloadAfterChunkError(1000, 40_000)).toBe(true);
+  });
+  it('gives a server error without a description the spec\'s guidance', () => {
+    expect(classifyRouteError(new ServerError('Internal error', { status: 500 }))).toMatchObject({
+      kind: 'known',
+      message: 'Internal error',
+      description: 'Please refresh the page and try again. If the problem persists, please contact support.',
+    });
   });
   it('shows authentication errors as known errors', () => {
     expect(classifyRouteError(new AuthenticationError('Not authenticated'))).toMatchObject({ kind: 'known', message: 'Not authenticated' });

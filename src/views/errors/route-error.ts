@@ -7,6 +7,9 @@ export const CHUNK_RELOAD_MESSAGE = 'The application has been updated. We will r
 /** A second chunk failure within this window does not reload again (the new build may be broken too). */
 export const CHUNK_RELOAD_GUARD_MS = 30_000;
 
+/** The spec's guidance, used when the server's error carries no description of its own. */
+export const RETRY_DESCRIPTION = 'Please refresh the page and try again. If the problem persists, please contact support.';
+
 export type RouteErrorPresentation =
   | { kind: 'chunk' }
   | { kind: 'known'; message: string; description: string; action?: ErrorAction }
@@ -32,7 +35,7 @@ export function classifyRouteError(error: unknown): RouteErrorPresentation {
       description: typeof data?.description === 'string' ? data.description : '',
     };
   }
-  if (error instanceof ApiError) return { kind: 'known', message: error.message, description: error.description, action: error.action };
+  if (error instanceof ApiError) return { kind: 'known', message: error.message, description: error.description || RETRY_DESCRIPTION, action: error.action };
   if (error instanceof AuthenticationError) return { kind: 'known', message: error.message, description: error.description };
   if (error instanceof ValidationError) return { kind: 'known', message: error.message, description: '' };
   return { kind: 'bug', error };
