@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type PlatformConfig } from '../../server/config';
 import { startPlatform, type RunningPlatform } from '../../server/platform';
+import { createFreshPostgresDatabase } from './postgres';
 
 export interface TestPlatformOptions {
   /** Write the demo data. Default true. */
@@ -39,7 +39,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   let dropDatabase: (() => Promise<void>) | undefined;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl && serverUrl) {
-    const created = await createTestDatabase(serverUrl);
+    const created = await createFreshPostgresDatabase(serverUrl);
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
@@ -75,32 +75,6 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
       await stopKeepingData();
       if (ownsDir) await rm(dataDir, { recursive: true, force: true });
       await dropDatabase?.();
-    },
-  };
-}
-
-async function createTestDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { default: pg } = await import('pg');
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
     },
   };
 }
