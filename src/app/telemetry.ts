@@ -17,8 +17,8 @@ export function startTelemetry(): void {
   const recordPage = () => {
     if (location.pathname === lastPath) return;
     lastPath = location.pathname;
-    // Only the route shape, never ids or query values.
-    batcher?.record({ name: 'page_view', attributes: { route: location.pathname.replace(/\d+/g, ':id') } });
+    // Only the route shape, never project names, ids or query values (the properties are not stored anyway).
+    batcher?.record({ name: 'page_view', attributes: { route: routeShape(location.pathname) } });
   };
   recordPage();
   const originalPush = history.pushState.bind(history);
@@ -32,4 +32,12 @@ export function startTelemetry(): void {
 
 export function recordTelemetry(name: string, attributes?: Record<string, string | number | boolean>): void {
   batcher?.record({ name, attributes });
+}
+
+/** '/acme-production-1/stack/clickhouse/7' → '/:project/stack/clickhouse/:id'. */
+export function routeShape(pathname: string): string {
+  return pathname
+    .split('/')
+    .map((segment, index) => (index === 1 && /-\d+$/.test(segment) ? ':project' : /^\d+$/.test(segment) ? ':id' : segment))
+    .join('/');
 }

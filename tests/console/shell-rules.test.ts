@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTelemetryBatcher } from '../../src/services/telemetry';
+import { routeShape } from '../../src/app/telemetry';
 import { loginIntent } from '../../src/views/auth/login-intent';
 import { trialBannerText } from '../../src/views/shell/trial-banner-text';
 import { resolveTheme } from '../../src/lib/theme';
@@ -68,5 +69,13 @@ describe('telemetry batcher', () => {
     batcher.record({ name: 'b' });
     await vi.advanceTimersByTimeAsync(300);
     expect(send).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('telemetry page views', () => {
+  it('keep only the route shape: no project names, no ids', () => {
+    expect(routeShape('/acme-production-1/stack/clickhouse/7')).toBe('/:project/stack/clickhouse/:id');
+    expect(routeShape('/projects')).toBe('/projects');
+    expect(routeShape('/')).toBe('/');
   });
 });
