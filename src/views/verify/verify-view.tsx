@@ -26,7 +26,9 @@ export function VerifyView() {
             <Button loading={resend.isPending} onClick={() => resend.mutate()}>
               Re-send verification email
             </Button>
-            <Link to="/login" className={buttonStyles({ variant: 'outline', size: 'md' })}>
+            {/* A full page load, not a client-side route change: the in-memory token still says unverified until
+                it expires, so only signing in again (keycloak-js's check-sso on load) picks up the verified address. */}
+            <Link to="/login" reloadDocument className={buttonStyles({ variant: 'outline', size: 'md' })}>
               Login
             </Link>
           </div>
