@@ -52,9 +52,13 @@ test.describe('pending invitations', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/api/organizations/invitations')) invitePosts.push(request.url());
     });
+    // The pending list is counted once it has loaded (other specs may add or remove invitations in this run).
+    const loaded = page.waitForResponse((response) => response.request().method() === 'GET' && new URL(response.url()).pathname.replace(/\/$/, '') === '/api/organizations/invitations');
     await page.goto('/organization');
     await expect(page.getByRole('heading', { name: 'Organization Settings' })).toBeVisible();
-    const pendingBefore = await page.getByRole('list', { name: 'Pending members' }).getByRole('listitem').count();
+    const pendingBefore = ((await (await loaded).json()) as unknown[]).length;
+    expect(pendingBefore, 'the seeded invitation is pending').toBeGreaterThan(0);
+    await expect(page.getByRole('list', { name: 'Pending members' }).getByRole('listitem')).toHaveCount(pendingBefore);
 
     const invite = page.getByRole('form', { name: 'Invite new member' });
     const email = invite.getByLabel(/^Email/);
