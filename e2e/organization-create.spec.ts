@@ -1,25 +1,10 @@
 // The create-organization wizard in the browser against the running platform: name rules, a declined card then a
 // good one on the same billing account, and the landing in the new organization with a token scoped to it.
-import type { Page, Response } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { recordAccessTokens } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
 
 const PASSWORD = 'Demo1234!';
-
-function decodePayload(jwt: string): Record<string, unknown> {
-  const [, payload] = jwt.split('.');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-/** Access tokens the console receives from the identity server, newest last. */
-function recordAccessTokens(page: Page): Array<Record<string, unknown>> {
-  const tokens: Array<Record<string, unknown>> = [];
-  page.on('response', async (response: Response) => {
-    if (!response.url().includes('/protocol/openid-connect/token') || !response.ok()) return;
-    const body = (await response.json().catch(() => null)) as { access_token?: string } | null;
-    if (body?.access_token) tokens.push(decodePayload(body.access_token));
-  });
-  return tokens;
-}
 
 /** Registers a new account through the identity server's registration page, starting from a console address. */
 async function registerThroughConsole(page: Page, path: string, email: string, firstName: string): Promise<void> {
@@ -111,7 +96,7 @@ test.describe('create an organization', () => {
     await expect(page.getByText('Organization created successfully')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Organization Settings' })).toBeVisible();
     await expect(page.getByText(`${organizationName} Team`)).toBeVisible();
-    await expect.poll(() => typeof tokens.at(-1)?.organization_id).toBe('number');
+    await expect.poll(() => typeof tokens.at(-1)?.claims.organization_id).toBe('number');
 
     // One billing account and one setup intent: the declined card was retried on the same ones.
     expect(calls.filter((path) => path === '/api/billing')).toHaveLength(1);

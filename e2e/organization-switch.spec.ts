@@ -1,28 +1,7 @@
 // The owner switches to the organization "Acme" and back to the personal account: the token's organization_id
 // changes (read from the token endpoint's responses) and so does the console around it.
-import type { Page, Response } from '@playwright/test';
+import { recordAccessTokens } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
-
-interface ReceivedToken {
-  raw: string;
-  claims: Record<string, unknown>;
-}
-
-function decodePayload(jwt: string): Record<string, unknown> {
-  const [, payload] = jwt.split('.');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-/** Every access token the console receives from the identity server's token endpoint, newest last. */
-function recordAccessTokens(page: Page): ReceivedToken[] {
-  const tokens: ReceivedToken[] = [];
-  page.on('response', async (response: Response) => {
-    if (!response.url().includes('/protocol/openid-connect/token') || !response.ok()) return;
-    const body = (await response.json().catch(() => null)) as { access_token?: string } | null;
-    if (body?.access_token) tokens.push({ raw: body.access_token, claims: decodePayload(body.access_token) });
-  });
-  return tokens;
-}
 
 test.describe('organization switch', () => {
   test.use(asRole('owner'));

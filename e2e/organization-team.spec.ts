@@ -2,30 +2,11 @@
 // project and read-only, the invitee registers through the mailed link and accepts, the owner promotes and then
 // removes them (after which the invitee's API calls for that project are refused); members who are not owners see
 // no role or delete buttons and the API refuses them those calls.
-import type { Page, Response } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { recordAccessTokens, type ReceivedToken } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
 
 const PASSWORD = 'Demo1234!';
-
-function decodePayload(jwt: string): Record<string, unknown> {
-  const [, payload] = jwt.split('.');
-  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-interface ReceivedToken {
-  raw: string;
-  claims: Record<string, unknown>;
-}
-
-function recordAccessTokens(page: Page): ReceivedToken[] {
-  const tokens: ReceivedToken[] = [];
-  page.on('response', async (response: Response) => {
-    if (!response.url().includes('/protocol/openid-connect/token') || !response.ok()) return;
-    const body = (await response.json().catch(() => null)) as { access_token?: string } | null;
-    if (body?.access_token) tokens.push({ raw: body.access_token, claims: decodePayload(body.access_token) });
-  });
-  return tokens;
-}
 
 /** Switches the signed-in demo user to Acme through the sidebar and waits for a token scoped to it. */
 async function switchToAcme(page: Page, tokens: ReceivedToken[]): Promise<number> {

@@ -13,25 +13,12 @@ import {
   type ViewStates,
 } from '../support/model-based';
 import { sessionMachine, type SignInOutput } from './fixtures/session.machine';
+import { sessionEvents } from './fixtures/session-events';
 import { SessionView } from './fixtures/session-view';
 
 type SessionMachine = typeof sessionMachine;
 
-const events = {
-  'form.submit': [
-    { type: 'form.submit', email: 'ada@example.com' },
-    { type: 'form.submit', email: 'not-an-email' },
-  ],
-  retry: [{ type: 'retry' }],
-  back: [{ type: 'back' }],
-  activity: [{ type: 'activity' }],
-  'sign.out': [{ type: 'sign.out' }],
-  'xstate.done.actor.signIn': [
-    { type: 'xstate.done.actor.signIn', output: { name: 'Ada', verified: true } },
-    { type: 'xstate.done.actor.signIn', output: { name: 'Ada', verified: false } },
-  ],
-  'xstate.error.actor.signIn': [{ type: 'xstate.error.actor.signIn', error: new Error('Network down') }],
-} satisfies ModelEvents<SessionMachine>;
+const events = sessionEvents;
 
 const pass = () => {};
 const states = {

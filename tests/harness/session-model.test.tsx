@@ -2,27 +2,14 @@
 // Proves the harness on a fixture machine with invoke, after (numeric and named delays), guards and nested states,
 // replayed both on the machine and through its React view.
 import { expect } from 'vitest';
-import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewStates } from '../support/model-based';
+import { describeModel, type ModelStates, type ViewEvents, type ViewStates } from '../support/model-based';
 import { sessionMachine } from './fixtures/session.machine';
+import { sessionEvents } from './fixtures/session-events';
 import { SessionView } from './fixtures/session-view';
 
 type SessionMachine = typeof sessionMachine;
 
-const events = {
-  'form.submit': [
-    { type: 'form.submit', email: 'ada@example.com' },
-    { type: 'form.submit', email: 'not-an-email' },
-  ],
-  retry: [{ type: 'retry' }],
-  back: [{ type: 'back' }],
-  activity: [{ type: 'activity' }],
-  'sign.out': [{ type: 'sign.out' }],
-  'xstate.done.actor.signIn': [
-    { type: 'xstate.done.actor.signIn', output: { name: 'Ada', verified: true } },
-    { type: 'xstate.done.actor.signIn', output: { name: 'Ada', verified: false } },
-  ],
-  'xstate.error.actor.signIn': [{ type: 'xstate.error.actor.signIn', error: new Error('Network down') }],
-} satisfies ModelEvents<SessionMachine>;
+const events = sessionEvents;
 
 const states = {
   'editing.pristine': (s) => expect(s.context.name).toBeNull(),
