@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, AuthenticationError, ServerError } from '../../src/services/errors';
@@ -56,6 +56,19 @@ describe('route error views', () => {
     expect(dialog.textContent).toContain('index out of bounds');
     expect(screen.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toMatch(/^mailto:/);
     expect(screen.getByRole('button', { name: 'Reload page' })).toBeTruthy();
+  });
+
+  it('keeps keyboard focus inside the bug dialog', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderError(new RangeError('index out of bounds'));
+    const dialog = screen.getByRole('alertdialog');
+    const contact = screen.getByRole('link', { name: 'Contact support' });
+    const reload = screen.getByRole('button', { name: 'Reload page' });
+    expect(document.activeElement).toBe(reload);
+    fireEvent.keyDown(dialog, { key: 'Tab' });
+    expect(document.activeElement).toBe(contact);
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(reload);
   });
 
   it('shows Nothing to see here! with a way home for unknown routes', () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import { Link, useRouteError } from 'react-router';
 import { css } from 'styled-system/css';
 import { Button, buttonStyles } from '../../components/ui/button';
@@ -68,6 +68,22 @@ function ChunkReload() {
   );
 }
 
+/** Tab and Shift+Tab cycle through the dialog's own controls: nothing behind a modal may take focus. */
+function keepFocusInside(event: KeyboardEvent<HTMLDivElement>) {
+  if (event.key !== 'Tab') return;
+  const focusable = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('a[href], button:not([disabled])'));
+  if (focusable.length === 0) return;
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 function BugDialog({ error }: { error: unknown }) {
   useEffect(() => {
     reportError(error, { source: 'route' });
@@ -84,6 +100,7 @@ function BugDialog({ error }: { error: unknown }) {
         aria-modal="true"
         aria-labelledby="bug-title"
         aria-describedby="bug-body"
+        onKeyDown={keepFocusInside}
         className={css({ w: 'min(34rem, 100%)', bg: 'bg.default', borderRadius: 'l3', shadow: 'lg', p: '6', display: 'flex', flexDirection: 'column', gap: '4', maxH: '90dvh', overflowY: 'auto' })}
       >
         <h1 id="bug-title" className={css({ textStyle: 'lg', fontWeight: 'semibold' })}>
