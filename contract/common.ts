@@ -93,6 +93,14 @@ export const ProjectIdQuery = Schema.Struct({
 });
 export type ProjectIdQuery = typeof ProjectIdQuery.Type;
 
+/** A person as the member lists show them (project users; organization users add their role flags). */
+export const PersonFields = {
+  id: Schema.String,
+  given_name: Schema.String,
+  family_name: Schema.String,
+  email: Schema.String,
+};
+
 /** Every successful mutation carries a human success text, shown as a toast. */
 export const MessageResponse = Schema.Struct({ message: Schema.String });
 export type MessageResponse = typeof MessageResponse.Type;

@@ -1,5 +1,5 @@
 import { Schema } from 'effect';
-import { IdFromString, Timestamp } from './common';
+import { Timestamp } from './common';
 import { Product } from './products';
 
 // Integrations (products enabled in a project), read side (spec 001 §3, §4, §7 Integrations).
@@ -32,10 +32,6 @@ export const Integration = Schema.Struct({
 export type Integration = typeof Integration.Type;
 export const IntegrationList = Schema.Array(Integration);
 
-/** `{integration}` path segment: a product slug. */
-export const IntegrationQuery = Schema.Struct({
-  project_id: IdFromString.annotateKey({ messageMissingKey: 'The project id is missing' }),
-});
 
 /** GET integrations/{integration}/trial */
 export const IntegrationTrialResponse = Schema.Struct({ remaining_days: Schema.Number });

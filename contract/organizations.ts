@@ -1,5 +1,5 @@
 import { Schema } from 'effect';
-import { Id, IdFromString, Timestamp, userId } from './common';
+import { Id, IdFromString, PersonFields, Timestamp, userId } from './common';
 import { BILLING_ACCOUNT_ID_MISSING } from './billing';
 
 // Organizations, their members and roles (spec 000 §2 Organization Settings, §3, §5, §7 Organizations).
@@ -36,10 +36,7 @@ export const OrganizationList = Schema.Array(Organization);
 
 /** GET organizations/users: active members, owners first. */
 export const OrganizationUser = Schema.Struct({
-  id: Schema.String,
-  given_name: Schema.String,
-  family_name: Schema.String,
-  email: Schema.String,
+  ...PersonFields,
   read_only: Schema.Boolean,
   owner: Schema.Boolean,
 });

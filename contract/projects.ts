@@ -1,5 +1,5 @@
 import { Schema } from 'effect';
-import { Id, IdFromString, userId } from './common';
+import { Id, PersonFields, userId } from './common';
 
 // Projects and their members (spec 000 §2 Project Settings, §3 Project, §5, §7 Projects).
 
@@ -50,17 +50,7 @@ export const AddProjectUserBody = Schema.Struct({
 export type AddProjectUserBody = typeof AddProjectUserBody.Type;
 
 /** GET projects/users?project_id */
-export const ProjectUser = Schema.Struct({
-  id: Schema.String,
-  given_name: Schema.String,
-  family_name: Schema.String,
-  email: Schema.String,
-});
+export const ProjectUser = Schema.Struct(PersonFields);
 export type ProjectUser = typeof ProjectUser.Type;
 export const ProjectUserList = Schema.Array(ProjectUser);
 
-/** DELETE projects?project_id */
-export const DeleteProjectQuery = Schema.Struct({
-  project_id: IdFromString.annotateKey({ messageMissingKey: 'The project id is missing' }),
-});
-export type DeleteProjectQuery = typeof DeleteProjectQuery.Type;

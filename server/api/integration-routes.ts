@@ -1,4 +1,5 @@
-import { IntegrationQuery, type Integration } from '../../contract/integrations';
+import { ProjectIdQuery } from '../../contract/common';
+import { type Integration } from '../../contract/integrations';
 import type { Product, UserProduct } from '../../contract/products';
 import { projectSlug } from '../../contract/projects';
 import {
@@ -56,7 +57,7 @@ export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): v
   }));
 
   async function scopedProject(caller: Caller, query: Record<string, string>) {
-    const { project_id } = decodeOrThrow(IntegrationQuery, query);
+    const { project_id } = decodeOrThrow(ProjectIdQuery, query);
     if (caller.organizationId !== null) await requireOrganization(caller);
     return visibleProjectOr404(ctx, caller, project_id);
   }

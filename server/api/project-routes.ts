@@ -1,6 +1,6 @@
-import { ProjectIdQuery } from '../../contract/common';
 import { ErrorText } from '../../contract/errors';
-import { AddProjectUserBody, CreateProjectBody, DeleteProjectQuery, projectSlug, type Project } from '../../contract/projects';
+import { ProjectIdQuery } from '../../contract/common';
+import { AddProjectUserBody, CreateProjectBody, projectSlug, type Project } from '../../contract/projects';
 import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
 import { hasLiveIntegration } from '../db/repositories/integrations-repository';
 import { isOrganizationMember } from '../db/repositories/organizations-repository';
@@ -74,7 +74,7 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
 
   router.add('DELETE', 'projects', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
-    const { project_id } = decodeOrThrow(DeleteProjectQuery, query);
+    const { project_id } = decodeOrThrow(ProjectIdQuery, query);
     if (caller.organizationId !== null) await requireOrganization(caller);
     const project = await visibleProjectOr404(ctx, caller, project_id);
     await requireWritable(caller);
