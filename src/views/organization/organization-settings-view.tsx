@@ -14,6 +14,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { formatDate } from '../../lib/format';
 import { memberRemovalMachine } from '../../machines/member-removal/member-removal.machine';
 import { deleteInvitation, listInvitations, resendInvitation } from '../../services/invitations';
 import { listOrganizationUsers, removeOrganizationUser, type OrganizationUser } from '../../services/organizations';
@@ -162,7 +163,7 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
                 <div className={css({ flex: '1', minW: '48' })}>
                   <div>{invite.invitedUserEmail}</div>
                   <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                    Invited by {invite.invitingUserName || 'an owner'} · {invite.expired ? 'expired' : `expires ${new Date(invite.expiresAt).toLocaleDateString('en-GB')}`}
+                    Invited by {invite.invitingUserName || 'an owner'} · {invite.expired ? 'expired' : `expires ${formatDate(invite.expiresAt)}`}
                   </div>
                 </div>
                 {invite.readOnly && <Badge tone="warning">Read-Only</Badge>}
