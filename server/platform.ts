@@ -10,6 +10,10 @@ import { createIdentityServer } from './identity/identity-server';
 import { loadOrCreateSigningKeys } from './identity/signing-keys';
 import { createAccessTokenVerifier } from './identity/verify-access-token';
 import { createStaticFileHandler, setSecurityHeaders } from './static-files';
+import { createClock, type Clock } from './clock';
+import { createJobQueue, type JobQueue } from './jobs/job-queue';
+import { createServiceRegistry } from './api/service-status';
+import { createProductRegistry, type ProductRegistry } from './products/product-registry';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default true. */
@@ -23,6 +27,9 @@ export interface RunningPlatform {
   port: number;
   config: PlatformConfig;
   db: Database;
+  clock: Clock;
+  jobs: JobQueue;
+  products: ProductRegistry;
   close(): Promise<void>;
 }
 
@@ -62,7 +69,16 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     });
     const mailer = createMailer(db, { smtpUrl: effective.smtpUrl, from: effective.mailFrom });
     const identity = await createIdentityServer({ db, config: effective, mailer, signingKeys, quiet: options.quiet });
-    const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer });
+    const log = (message: string) => {
+      if (!options.quiet) console.log(message);
+    };
+    const clock = createClock();
+    const services = createServiceRegistry(db);
+    const jobs = createJobQueue(db, { log });
+    const products = createProductRegistry({ db, config: effective, clock, jobs, services, log });
+    await products.start();
+    jobs.start();
+    const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
 
@@ -91,9 +107,15 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       port,
       config: effective,
       db,
+      clock,
+      jobs,
+      products,
       async close() {
         identity.close();
         await closeServer(server);
+        // Jobs first (they may be talking to a product's servers), then the products stop what they started.
+        await jobs.close();
+        await products.close();
         await database.close();
       },
     };

@@ -6,6 +6,9 @@ import type { Caller, CallerResolver } from './caller';
 import type { Router } from './router';
 import type { ServiceRegistry } from './service-status';
 import type { ReadCache } from './read-cache';
+import type { Clock } from '../clock';
+import type { JobQueue } from '../jobs/job-queue';
+import type { ProductRegistry } from '../products/product-registry';
 
 /** What every route module gets: the platform's parts, created once per API handler. */
 export interface ApiContext {
@@ -16,6 +19,11 @@ export interface ApiContext {
   callers: CallerResolver;
   services: ServiceRegistry;
   reads: ReadCache;
+  /** Business time (trials, periods, invoices); tests move it forward. */
+  clock: Clock;
+  jobs: JobQueue;
+  /** The product back ends (server/products/<slug>/). */
+  products: ProductRegistry;
 }
 
 /** Per request: the caller is resolved on first use, so public routes never verify a token. */

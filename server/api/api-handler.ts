@@ -18,6 +18,10 @@ import { createServiceRegistry, type ServiceRegistry } from './service-status';
 import { createReadCache } from './read-cache';
 import { registerTelemetryRoutes } from './telemetry-routes';
 import { registerUserRoutes } from './user-routes';
+import { createClock, type Clock } from '../clock';
+import type { JobQueue } from '../jobs/job-queue';
+import { emptyProductRegistry, type ProductRegistry } from '../products/product-registry';
+import { createJobQueue } from '../jobs/job-queue';
 
 export interface ApiDependencies {
   db: Database;
@@ -30,6 +34,12 @@ export interface ApiDependencies {
   services?: ServiceRegistry;
   /** How long a read may be reused while nothing is written (embedded database only). Default 1000 ms; 0 turns it off. */
   readCacheMs?: number;
+  /** Defaults to the wall clock. */
+  clock?: Clock;
+  /** Defaults to a queue that is not started (nothing runs jobs). */
+  jobs?: JobQueue;
+  /** Defaults to no product back ends. */
+  products?: ProductRegistry;
 }
 
 // PostgreSQL codes that can only come from input the schemas let through (e.g. a value out of a column's range):
@@ -47,6 +57,9 @@ export function createApiHandler(deps: ApiDependencies) {
     callers: createCallerResolver(deps.verifyAccessToken, { share: (key, compute) => reads.share(key, compute) }),
     services: deps.services ?? createServiceRegistry(deps.db),
     reads,
+    clock: deps.clock ?? createClock(),
+    jobs: deps.jobs ?? createJobQueue(deps.db),
+    products: deps.products ?? emptyProductRegistry(),
   };
   const router = new Router<RequestScope>();
   registerBillingRoutes(router, ctx);
@@ -56,6 +69,7 @@ export function createApiHandler(deps: ApiDependencies) {
   registerIntegrationRoutes(router, ctx);
   registerTelemetryRoutes(router, ctx);
   if (ctx.payments.kind === 'local') registerLocalPaymentRoutes(router, ctx);
+  for (const product of ctx.products.all()) product.registerRoutes?.(router, ctx);
 
   const base = deps.config.apiBasePath.replace(/\/$/, '');
 

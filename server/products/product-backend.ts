@@ -1,0 +1,66 @@
+import type { PlatformConfig } from '../config';
+import type { Clock } from '../clock';
+import type { Database, Queryable } from '../db/database';
+import type { JobQueue } from '../jobs/job-queue';
+import type { ServiceRegistry } from '../api/service-status';
+import type { ApiRouter } from '../api/api-context';
+import type { ApiContext } from '../api/api-context';
+
+// The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
+// a product's internals: it calls these methods. Each product lives in server/products/<slug>/ and exports one
+// factory that returns a ProductBackend; server/products/product-registry.ts lists them.
+
+/** What a back end gets from the platform, once, when it is created. */
+export interface ProductPlatform {
+  db: Database;
+  config: PlatformConfig;
+  clock: Clock;
+  jobs: JobQueue;
+  services: ServiceRegistry;
+  log: (message: string) => void;
+}
+
+export interface EnableRequest {
+  integrationId: number;
+  projectId: number;
+  userId: string;
+  /** The token's organization (null in personal mode). */
+  organizationId: number | null;
+  /** The show-config form's fields (qryn, Hepic); {} for products enabled directly. */
+  input: Record<string, unknown>;
+}
+
+/** One row of show-info (label and value, e.g. API KEY / API SECRET). */
+export interface InfoItem {
+  label: string;
+  value: string;
+}
+
+export interface EnableResult {
+  /** Shown in the show-info step (qryn's key and secret); empty for products enabled directly. */
+  items?: InfoItem[];
+  hasJsonDownload?: boolean;
+}
+
+export interface ProductBackend {
+  readonly slug: string;
+  /**
+   * Creates the product's back end for a project, inside the transaction that records the integration (so a failure
+   * leaves nothing behind). Long work (starting servers) is enqueued as a job on `tx`, not awaited here. Throws a
+   * ValidationError (422, per field) for a bad show-config input.
+   */
+  enable(tx: Queryable, request: EnableRequest): Promise<EnableResult>;
+  /**
+   * Releases everything the product holds for the integration (servers stopped, data removed, listeners closed).
+   * Called when a subscription ends and when a project is deleted; must be safe to call twice.
+   */
+  release(tx: Queryable, integration: { integrationId: number; projectId: number }): Promise<void>;
+  /** Registers the product's own API calls (beyond the stack's generic ones). */
+  registerRoutes?(router: ApiRouter, ctx: ApiContext): void;
+  /** Starts listeners and workers, registers health checks and job handlers. Called once at platform start. */
+  start?(): Promise<void>;
+  /** Stops what start() started; processes the platform owns must not outlive it. */
+  close?(): Promise<void>;
+}
+
+export type ProductFactory = (platform: ProductPlatform) => ProductBackend;

@@ -1,0 +1,37 @@
+import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
+
+// Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
+// product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
+// not operational.
+
+export const PRODUCT_FACTORIES: ProductFactory[] = [];
+
+export interface ProductRegistry {
+  get(slug: string): ProductBackend | undefined;
+  all(): ProductBackend[];
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createProductRegistry(platform: ProductPlatform, factories: readonly ProductFactory[] = PRODUCT_FACTORIES): ProductRegistry {
+  const backends = factories.map((factory) => factory(platform));
+  const bySlug = new Map(backends.map((backend) => [backend.slug, backend]));
+  return {
+    get: (slug) => bySlug.get(slug),
+    all: () => [...backends],
+    async start() {
+      for (const backend of backends) await backend.start?.();
+    },
+    async close() {
+      // In reverse: a product that stores on another (qryn on ClickHouse) stops before its storage does.
+      for (const backend of [...backends].reverse()) {
+        await backend.close?.().catch((error: unknown) => platform.log(`[products] ${backend.slug} close failed: ${String(error)}`));
+      }
+    },
+  };
+}
+
+/** No product back ends (API tests that exercise only the account area). */
+export function emptyProductRegistry(): ProductRegistry {
+  return { get: () => undefined, all: () => [], start: async () => undefined, close: async () => undefined };
+}
