@@ -6,7 +6,8 @@ CREATE TABLE jobs (
   kind text NOT NULL,
   -- What the job is about, e.g. 'clickhouse-cluster:12': lets a page find the job of the thing it shows.
   subject text,
-  payload jsonb NOT NULL DEFAULT '{}',
+  -- json, not jsonb: a payload keeps its objects' key order (a log structure's field order, for one).
+  payload json NOT NULL DEFAULT '{}',
   status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done', 'failed', 'cancelled')),
   progress_current integer NOT NULL DEFAULT 0,
   progress_max integer NOT NULL DEFAULT 0,

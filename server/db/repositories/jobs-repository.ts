@@ -30,7 +30,7 @@ export async function insertJob(
 ): Promise<JobRow> {
   const rows = await db.query<JobRow>(
     `INSERT INTO jobs (kind, subject, payload, run_at, max_attempts)
-     VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision / 1000), $5)
+     VALUES ($1, $2, $3::json, now() + make_interval(secs => $4::double precision / 1000), $5)
      RETURNING ${columns}`,
     [job.kind, job.subject ?? null, JSON.stringify(job.payload ?? {}), job.delayMs ?? 0, job.maxAttempts ?? 3],
   );
