@@ -7,6 +7,8 @@ import { createInvitation } from '../../server/db/repositories/invitations-repos
 import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
+import { createIntegration } from '../../server/db/repositories/integrations-repository';
+import { recordingProduct } from '../support/recording-product';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -135,6 +137,17 @@ const ROWS: Row[] = [
   { call: 'GET users/products', request: async () => ({ method: 'GET', path: 'users/products' }), expected: all(401, 200, 200, 200, 200, 403) },
   { call: 'GET products', request: async () => ({ method: 'GET', path: 'products' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET integrations/status', request: async () => ({ method: 'GET', path: 'integrations/status' }), expected: all(401, 200, 200, 200, 200, 200) },
+  // The stack's writes (a recording ClickHouse back end answers enable): anyone who may write in the project.
+  { call: 'POST integrations/{product}/', request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/', query: { project_id: await freshOrgProject(f) }, body: {} }), expected: all(401, 404, 201, 201, 403, 403) },
+  {
+    call: 'POST integrations/{integration}/cancel',
+    request: async (f) => {
+      const projectId = await freshOrgProject(f);
+      await createIntegration(f.api.db, { projectId, productSlug: 'clickhouse', status: 'trial', creatorUserId: null, trialDays: 14 });
+      return { method: 'POST', path: 'integrations/clickhouse/cancel', query: { project_id: projectId } };
+    },
+    expected: all(401, 404, 200, 200, 403, 403),
+  },
   { call: 'GET users/organizations', request: async () => ({ method: 'GET', path: 'users/organizations' }), expected: all(401, 200, 200, 200, 200, 200) },
 
   // Billing: a user's own accounts in any mode they may write in; the organization's account only for its owner.
@@ -204,7 +217,7 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
   const tokens: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    const api = await startApi(target);
+    const api = await startApi(target, { products: [recordingProduct('clickhouse', [])] });
     const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     const acmeBillingId = (await api.db.query<{ billing_account_id: number }>('SELECT billing_account_id FROM organizations WHERE id = $1', [acmeId]))[0].billing_account_id;

@@ -9,6 +9,11 @@ import { loadOrCreateSigningKeys } from '../../server/identity/signing-keys';
 import { seedDemoData } from '../../server/db/seed';
 import { findUserByEmail, type UserRow } from '../../server/db/repositories/users-repository';
 import { createFreshPostgresDatabase, type DatabaseTarget } from './postgres';
+import { createClock, type Clock } from '../../server/clock';
+import { createServiceRegistry, type ServiceRegistry } from '../../server/api/service-status';
+import { createJobQueue } from '../../server/jobs/job-queue';
+import { createProductRegistry, type ProductRegistry } from '../../server/products/product-registry';
+import type { ProductFactory } from '../../server/products/product-backend';
 import { createTokenMinter, type MintOptions, type TokenMinter } from './mint-token';
 
 export interface ApiResponse<T = any> {
@@ -36,6 +41,10 @@ export interface ApiHarness {
   mint: TokenMinter;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   user(email: string): Promise<UserRow>;
+  /** The business clock the API reads (tests move it). */
+  clock: Clock;
+  products: ProductRegistry;
+  services: ServiceRegistry;
   /** A token for a seeded user, by email, in personal mode or for an organization. */
   tokenFor(email: string, options?: MintOptions): Promise<string>;
   close(): Promise<void>;
@@ -46,6 +55,8 @@ export interface StartApiOptions {
   mailer?: Mailer;
   /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
   wrapDatabase?: (db: Database) => Database;
+  /** Product back ends the API serves (default none), e.g. a recording test product. */
+  products?: readonly ProductFactory[];
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -66,7 +77,20 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  const clock = createClock();
+  const services = createServiceRegistry(db);
+  const jobs = createJobQueue(db);
+  const products = createProductRegistry({ db, config, clock, jobs, services, log: () => undefined }, options.products ?? []);
+  const handler = createApiHandler({
+    db: options.wrapDatabase ? options.wrapDatabase(db) : db,
+    config,
+    verifyAccessToken,
+    mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }),
+    clock,
+    services,
+    jobs,
+    products,
+  });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -83,6 +107,9 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     db,
     mint,
     user,
+    clock,
+    products,
+    services,
     async tokenFor(email, mintOptions) {
       return mint(await user(email), mintOptions);
     },
