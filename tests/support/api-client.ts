@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type PlatformConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
 import { createMailer, type Mailer } from '../../server/adapters/mail/mailer';
-import { createApiHandler } from '../../server/api/api-handler';
+import { createApiHandler, type ApiDependencies } from '../../server/api/api-handler';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createJobQueue } from '../../server/jobs/job-queue';
+import { createServiceRegistry } from '../../server/api/service-status';
+import { createProductRegistry } from '../../server/products/product-registry';
+import type { ProductFactory } from '../../server/products/product-backend';
+import { createClock } from '../../server/clock';
 import { createAccessTokenVerifier } from '../../server/identity/verify-access-token';
 import { loadOrCreateSigningKeys } from '../../server/identity/signing-keys';
 import { seedDemoData } from '../../server/db/seed';
@@ -46,6 +54,8 @@ export interface StartApiOptions {
   mailer?: Mailer;
   /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
   wrapDatabase?: (db: Database) => Database;
+  /** Product back ends whose routes the API serves (their jobs are queued, not run); their data goes to a temp folder. */
+  productFactories?: ProductFactory[];
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -63,10 +73,24 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
+  const productDir = options.productFactories ? await mkdtemp(path.join(tmpdir(), 'api-products-')) : undefined;
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: productDir ?? '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  let productParts: Pick<ApiDependencies, 'jobs' | 'services' | 'products'> = {};
+  if (options.productFactories) {
+    const jobs = createJobQueue(db);
+    const services = createServiceRegistry(db);
+    const products = createProductRegistry({ db, config, clock: createClock(), jobs, services, log: () => undefined }, options.productFactories);
+    productParts = { jobs, services, products };
+  }
+  const handler = createApiHandler({
+    db: options.wrapDatabase ? options.wrapDatabase(db) : db,
+    config,
+    verifyAccessToken,
+    mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }),
+    ...productParts,
+  });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -115,7 +139,9 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await productParts.products?.close();
       await db.close();
+      if (productDir) await rm(productDir, { recursive: true, force: true });
       await drop?.();
     },
   };

@@ -34,6 +34,7 @@ import { ClickhouseError, clickhouseQuery, type ClickhouseEndpoint } from './cli
 import type { ClickhouseBackend } from './clickhouse-backend';
 import { CLUSTER_PROGRESS_KINDS, clusterSubject, planOf, PROVISION_JOB, sha256Hex, toClusterResponse } from './cluster-records';
 import { readMetadata, readMetrics, type MetricsTarget } from './cluster-metrics';
+import { INTERNAL_USER } from './local-provisioner';
 import { CLICKHOUSE_VERSIONS, DEFAULT_DISK_TYPES, DISK_TYPES, GCP_ZONES, MACHINES, REGIONS, findDiskType, findMachine, findRegion, findVersion } from './price-list';
 
 // The ClickHouse calls of spec §7. Reference data is public to every signed-in user and cached for an hour; cluster
@@ -267,8 +268,9 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
         targets: [{ host, endpoint: { host: row.host, port: row.http_port, secure: row.secure, user: username, password }, dataDir: null, diskType: 'external' }],
       };
     }
-    const credentials = await backend.provisioner.platformCredentials(row.id);
     const nodes = await backend.provisioner.nodes(row.id);
+    if (nodes.length === 0) return { nodes: [], targets: [] };
+    const credentials = await backend.provisioner.platformCredentials(row.id);
     const targets = new Map<string, MetricsTarget>();
     for (const n of nodes) {
       const host = `${n.host}:${n.httpPort}`;
@@ -296,8 +298,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const wanted = parseList(q.nodes ?? '');
     const { targets } = await targetsOf(row);
     const selected = wanted.length > 0 ? targets.filter((t) => wanted.includes(t.host)) : targets;
-    const credentials = row.is_external ? null : await backend.provisioner.platformCredentials(row.id);
-    const metrics = await unreachableAs502(() => readMetrics(selected, { start, end, databases: parseList(q.databases ?? ''), excludeUser: credentials?.user ?? null }));
+    const metrics = await unreachableAs502(() => readMetrics(selected, { start, end, databases: parseList(q.databases ?? ''), excludeUser: row.is_external ? null : INTERNAL_USER }));
     sendJson(res, 200, metrics);
   });
 }

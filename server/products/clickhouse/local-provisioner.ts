@@ -17,7 +17,8 @@ import { renderConfigXml, renderUsersXml, type RemoteReplica } from './server-co
 // (DATA_DIR/clickhouse/<cluster id>/node-<n>) and config, and listens on 127.0.0.1 only.
 
 export const LOCAL_HOST = '127.0.0.1';
-const INTERNAL_USER = 'platform_internal';
+/** The platform's own ClickHouse user on managed servers (loopback only). */
+export const INTERNAL_USER = 'platform_internal';
 
 export interface LocalProvisionerOptions {
   db: Queryable;
@@ -80,6 +81,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
   }
 
   async function renderAll(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {
+    if (processes.length === 0) return;
     const nodes = await listNodes(db, plan.clusterId);
     const byIdx = new Map(processes.map((p) => [p.idx, p]));
     const shards: RemoteReplica[][] = [];
