@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+bash scripts/install-clickhouse.sh || echo "clickhouse-server is missing: managed ClickHouse clusters will fail to start." >&2
 
 needs_build=false
 if [ ! -f dist/index.html ]; then

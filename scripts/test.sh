@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# Managed ClickHouse clusters run Debian's clickhouse-server (tests start real servers).
+bash scripts/install-clickhouse.sh || echo "clickhouse-server is missing: the ClickHouse provisioner tests will fail." >&2
 
 # Every stage runs even when an earlier one failed, so one run shows everything that is broken; the script exits
 # non-zero when any stage failed. Only a missing style system, browser or build stops the stages that need it.

@@ -8,7 +8,8 @@ import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
-import { recordingProduct } from '../support/recording-product';
+import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
+import { clickhouseFactory } from '../../server/products/clickhouse/clickhouse-backend';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -91,6 +92,26 @@ const freshCaller = async (f: Fixture, role: Role): Promise<FreshCaller> => {
   }
   return { userId: user.id, token: await f.api.mint(user, { organizationId }) };
 };
+/** An Acme project (paid: Acme has a card on file) with ClickHouse enabled, and optionally one active cluster in it. */
+const freshClickhouseProject = async (f: Fixture) => {
+  const projectId = await freshOrgProject(f);
+  await createIntegration(f.api.db, { projectId, productSlug: 'clickhouse', status: 'active', creatorUserId: null });
+  return projectId;
+};
+const freshClickhouseCluster = async (f: Fixture) => {
+  const projectId = await freshClickhouseProject(f);
+  const cluster = await insertCluster(f.api.db, {
+    project_id: projectId, integration_id: null, name: 'matrix', status: 'active', is_external: false, provider: 'aws', region_code: 'eu-central-1',
+    machine: 'm5_large', shards: 1, replicas: 1, disks: [], version: '18.16', zonal: false, zones: [], control_plane_zone: null, ip_safe_list: [],
+    admin_user: 'admin_one', admin_password_sha256: null, pending_admin_secret: null, host: '127.0.0.1', http_port: 1, tcp_port: 1, secure: false,
+    external_credentials: null, created_by: null,
+  });
+  return { projectId, clusterId: cluster.id };
+};
+const clusterBody = (name: string) => ({
+  name, provider: 'aws', region_code: 'eu-central-1', machine: 'm5_large', version: '18.16', shards: 1, replicas: 2,
+  disks: [{ name: 'default', type: 'gp3', size: 150, unit_type: 'Decimal' }], ip_safe_list: '', admin_user: 'admin_one', admin_password: 'Secret123', confirm_password: 'Secret123',
+});
 const card = { card_number: '4242 4242 4242 4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' };
 
 const all = (anonymous: number, personal: number, owner: number, readWrite: number, readOnly: number, nonMember: number): Record<Role, number> => ({
@@ -137,7 +158,7 @@ const ROWS: Row[] = [
   { call: 'GET users/products', request: async () => ({ method: 'GET', path: 'users/products' }), expected: all(401, 200, 200, 200, 200, 403) },
   { call: 'GET products', request: async () => ({ method: 'GET', path: 'products' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET integrations/status', request: async () => ({ method: 'GET', path: 'integrations/status' }), expected: all(401, 200, 200, 200, 200, 200) },
-  // The stack's writes (a recording ClickHouse back end answers enable): anyone who may write in the project.
+  // The stack's writes (ClickHouse's back end answers enable): anyone who may write in the project.
   { call: 'POST integrations/{product}/', request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/', query: { project_id: await freshOrgProject(f) }, body: {} }), expected: all(401, 404, 201, 201, 403, 403) },
   {
     call: 'POST integrations/{integration}/cancel',
@@ -208,6 +229,45 @@ const ROWS: Row[] = [
   },
   { call: 'DELETE users', request: async (f, role) => ({ method: 'DELETE', path: 'users', caller: await freshCaller(f, role) }), expected: all(401, 200, 200, 200, 200, 200) },
 
+  // ClickHouse: reference data for everyone signed in; clusters of a project its members read, writers change.
+  { call: 'GET regions', request: async () => ({ method: 'GET', path: 'regions' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET machines', request: async () => ({ method: 'GET', path: 'machines' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET clickhouse-versions', request: async () => ({ method: 'GET', path: 'clickhouse-versions' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET disk-types', request: async (f) => ({ method: 'GET', path: 'disk-types', query: { project_id: f.productionId, provider_slug: 'aws' } }), expected: all(401, 404, 200, 200, 200, 403) },
+  { call: 'GET zones', request: async (f) => ({ method: 'GET', path: 'zones', query: { project_id: f.productionId, provider_name: 'gcp', region_code: 'us-central1' } }), expected: all(401, 404, 200, 200, 200, 403) },
+  { call: 'GET integrations/clickhouse/clusters', request: async (f) => ({ method: 'GET', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) } }), expected: all(401, 404, 200, 200, 200, 403) },
+  {
+    call: 'POST integrations/clickhouse/clusters',
+    request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) }, body: clusterBody('matrix') }),
+    expected: all(401, 404, 201, 201, 403, 403),
+  },
+  {
+    call: 'DELETE integrations/clickhouse/clusters',
+    request: async (f) => {
+      const { projectId, clusterId } = await freshClickhouseCluster(f);
+      return { method: 'DELETE', path: 'integrations/clickhouse/clusters', query: { project_id: projectId, cluster_id: clusterId } };
+    },
+    expected: all(401, 404, 202, 202, 403, 403),
+  },
+  {
+    call: 'PATCH integrations/clickhouse/clusters',
+    request: async (f) => {
+      const { projectId, clusterId } = await freshClickhouseCluster(f);
+      return { method: 'PATCH', path: 'integrations/clickhouse/clusters', query: { project_id: projectId, cluster_id: clusterId }, body: { replace: true, ip_list: ['10.0.0.0/8'] } };
+    },
+    expected: all(401, 404, 200, 200, 403, 403),
+  },
+  {
+    call: 'GET clusters/{name}/metadata',
+    request: async (f) => ({ method: 'GET', path: 'clusters/matrix/metadata', query: { project_id: (await freshClickhouseCluster(f)).projectId } }),
+    expected: all(401, 404, 200, 200, 200, 403),
+  },
+  {
+    call: 'GET clusters/{name}/metrics',
+    request: async (f) => ({ method: 'GET', path: 'clusters/matrix/metrics', query: { project_id: (await freshClickhouseCluster(f)).projectId } }),
+    expected: all(401, 404, 200, 200, 200, 403),
+  },
+
   // Public: the console counts events before sign-in too.
   { call: 'POST telemetry (public)', request: async () => ({ method: 'POST', path: 'telemetry', body: { events: [{ name: 'matrix' }] } }), expected: all(202, 202, 202, 202, 202, 202) },
 ];
@@ -217,7 +277,7 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
   const tokens: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    const api = await startApi(target, { products: [recordingProduct('clickhouse', [])] });
+    const api = await startApi(target, { products: [clickhouseFactory] });
     const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     const acmeBillingId = (await api.db.query<{ billing_account_id: number }>('SELECT billing_account_id FROM organizations WHERE id = $1', [acmeId]))[0].billing_account_id;
