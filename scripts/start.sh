@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The platform starts a ClickHouse server for the qryn storage.
+bash scripts/install-clickhouse.sh
 
 needs_build=false
 if [ ! -f dist/index.html ]; then

@@ -89,6 +89,10 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
+      for (const product of products.all()) {
+        const prefix = product.httpPrefix;
+        if (prefix && product.handleHttp && (pathname === prefix || pathname.startsWith(`${prefix}/`))) return product.handleHttp(req, res);
+      }
       return serveStatic(req, res);
     };
     server.off('request', starting);
