@@ -122,12 +122,12 @@ export function createGateway(deps: GatewayDeps) {
     try {
       if (encoding === 'gzip') return gunzipSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
       if (encoding === 'deflate') return inflateSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
-      if (encoding === 'snappy') return unsnappy(raw);
     } catch (error) {
       if (error instanceof HttpError || error instanceof IngestError) throw error;
       throw new IngestError(`The body could not be decompressed (${encoding}).`);
     }
-    if (encoding && encoding !== 'identity') throw new HttpError(415, `Unsupported content encoding "${encoding.slice(0, 20)}".`);
+    // Prometheus sends `Content-Encoding: snappy` with remote write; the protobuf paths always decompress snappy.
+    if (encoding && encoding !== 'identity' && encoding !== 'snappy') throw new HttpError(415, `Unsupported content encoding "${encoding.slice(0, 20)}".`);
     return raw;
   }
 
