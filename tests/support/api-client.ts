@@ -1,4 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createProductRegistry, emptyProductRegistry, type ProductRegistry } from '../../server/products/product-registry';
+import { createClock } from '../../server/clock';
+import { createJobQueue } from '../../server/jobs/job-queue';
+import { createServiceRegistry } from '../../server/api/service-status';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type PlatformConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
@@ -31,6 +38,8 @@ export interface RequestOptions {
 /** The API alone (no identity pages, no console files) on a free port, over a fresh seeded database. */
 export interface ApiHarness {
   baseUrl: string;
+  /** The product back ends, when started with `products: true` (otherwise none). */
+  products: ProductRegistry;
   config: PlatformConfig;
   db: Database;
   mint: TokenMinter;
@@ -46,6 +55,8 @@ export interface StartApiOptions {
   mailer?: Mailer;
   /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
   wrapDatabase?: (db: Database) => Database;
+  /** Start the product back ends (PRODUCT_FACTORIES) with a temp data folder, e.g. qryn's storage server. */
+  products?: boolean;
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -66,7 +77,15 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  let products: ProductRegistry = emptyProductRegistry();
+  let productsDir: string | undefined;
+  if (options.products) {
+    productsDir = await mkdtemp(path.join(tmpdir(), 'api-products-'));
+    const productConfig = { ...config, dataDir: productsDir };
+    products = createProductRegistry({ db, config: productConfig, clock: createClock(), jobs: createJobQueue(db), services: createServiceRegistry(db), log: () => undefined });
+    await products.start();
+  }
+  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }), products });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -79,6 +98,7 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
 
   return {
     baseUrl,
+    products,
     config,
     db,
     mint,
@@ -115,6 +135,8 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await products.close();
+      if (productsDir) await rm(productsDir, { recursive: true, force: true });
       await db.close();
       await drop?.();
     },

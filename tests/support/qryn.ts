@@ -1,4 +1,5 @@
-import type { RunningPlatform } from '../../server/platform';
+import type { Database } from '../../server/db/database';
+import type { ProductRegistry } from '../../server/products/product-registry';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
@@ -18,7 +19,7 @@ export interface EnabledQryn {
  * Enables qryn for a project the way the stack's enable call does: the integration row and the back end's enable()
  * in one transaction, with the show-config body as input.
  */
-export async function enableQryn(platform: RunningPlatform, projectId: number, userId: string, organizationId: number | null, input?: Record<string, unknown>): Promise<EnabledQryn> {
+export async function enableQryn(platform: { db: Database; products: ProductRegistry }, projectId: number, userId: string, organizationId: number | null, input?: Record<string, unknown>): Promise<EnabledQryn> {
   const backend = platform.products.get('qryn') as QrynBackend;
   const region = sharedRegion();
   const result = await platform.db.transaction(async (tx) => {
