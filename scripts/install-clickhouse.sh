@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian's clickhouse-server and clickhouse-client when /usr/sbin/clickhouse-server is missing: the
-# platform's local provisioner runs managed ClickHouse clusters as processes of this binary (docs/clickhouse.md).
+# platform runs the shared qryn storage and managed ClickHouse clusters as processes of this binary (docs/clickhouse.md).
 set -euo pipefail
 if [ -x /usr/sbin/clickhouse-server ]; then
   exit 0

@@ -25,6 +25,9 @@ run "Generate the style system (panda codegen)" npx panda codegen --silent || tr
 
 run "Type check (tsc)" npx tsc -p tsconfig.json --noEmit || true
 
+# The platform starts a ClickHouse server for the qryn storage (Debian's clickhouse-server).
+run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
+
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
 # that start a platform use PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it), the embedded one otherwise.
 mkdir -p .tmp

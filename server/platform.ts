@@ -104,6 +104,10 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
       if (pathname === '/dev/clock' && effective.devPages) return handleDevClock(req, res, clock, lifecycle);
       if (pathname === '/dev/probe' && probe) return probe.handle(req, res);
+      for (const product of products.all()) {
+        const prefix = product.httpPrefix;
+        if (prefix && product.handleHttp && (pathname === prefix || pathname.startsWith(`${prefix}/`))) return product.handleHttp(req, res);
+      }
       return serveStatic(req, res);
     };
     server.off('request', starting);

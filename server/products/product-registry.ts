@@ -1,5 +1,6 @@
 import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
+import { qrynProductFactory } from './qryn/qryn-backend';
 
 // Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
 // product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
@@ -7,6 +8,7 @@ import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 
 export const PRODUCT_FACTORIES: ProductFactory[] = [
   clickhouseFactory,
+  qrynProductFactory,
 ];
 
 export interface ProductRegistry {

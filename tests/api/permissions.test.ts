@@ -9,7 +9,8 @@ import { createBillingAccount, setPaymentMethod } from '../../server/db/reposito
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
-import { clickhouseFactory } from '../../server/products/clickhouse/clickhouse-backend';
+import { findInstanceOfProject, insertToken } from '../../server/products/qryn/qryn-repository';
+import { enableQryn } from '../support/qryn';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -270,18 +271,52 @@ const ROWS: Row[] = [
 
   // Public: the console counts events before sign-in too.
   { call: 'POST telemetry (public)', request: async () => ({ method: 'POST', path: 'telemetry', body: { events: [{ name: 'matrix' }] } }), expected: all(202, 202, 202, 202, 202, 202) },
+
+  // qryn (Acme Production has an instance): reads for every member who sees the project, read-only included (the
+  // Overview); keys, tokens and settings need write access.
+  ...qrynRows(),
 ];
+
+function qrynRows(): Row[] {
+  const project = (f: Fixture) => ({ project_id: f.productionId });
+  const read = all(401, 404, 200, 200, 200, 403);
+  const write = all(401, 404, 200, 200, 403, 403);
+  const freshToken = async (f: Fixture) => {
+    const instance = (await findInstanceOfProject(f.api.db, f.productionId))!;
+    return (await insertToken(f.api.db, { instanceId: instance.id, name: `matrix ${++counter}`, scope: 'read', token: `qt_matrix_${counter}_${Date.now()}`, creatorUserId: null })).id;
+  };
+  return [
+    { call: 'GET integrations/qryn/cloud/resources', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/cloud/resources', query: project(f) }), expected: read },
+    { call: 'GET integrations/qryn/writer-regions', request: async () => ({ method: 'GET', path: 'integrations/qryn/writer-regions' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/qryn/retention/policies', request: async () => ({ method: 'GET', path: 'integrations/qryn/retention/policies' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/qryn/config', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/config', query: project(f) }), expected: read },
+    {
+      call: 'GET integrations/qryn/metrics',
+      request: async (f) => ({ method: 'GET', path: 'integrations/qryn/metrics', query: { ...project(f), start: 0, end: Math.floor(Date.now() / 1000) } }),
+      expected: read,
+    },
+    { call: 'GET integrations/qryn/tokens', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/tokens', query: project(f) }), expected: write },
+    { call: 'POST integrations/qryn/tokens', request: async (f) => ({ method: 'POST', path: 'integrations/qryn/tokens', body: { name: 'matrix', scope: 'read', project_id: f.productionId } }), expected: all(401, 404, 201, 201, 403, 403) },
+    { call: 'DELETE integrations/qryn/tokens/{id}', request: async (f) => ({ method: 'DELETE', path: `integrations/qryn/tokens/${await freshToken(f)}`, query: project(f) }), expected: write },
+    { call: 'GET integrations/qryn/config/credentials/rotate', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/config/credentials/rotate', query: project(f) }), expected: write },
+    { call: 'PATCH integrations/qryn/retention/policies', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/retention/policies', query: project(f), body: { ttl_addon_id: 'retention-7d' } }), expected: write },
+    { call: 'PATCH integrations/qryn/fingerprints/limit', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/fingerprints/limit', query: project(f), body: { limit: 0 } }), expected: write },
+    { call: 'PATCH integrations/qryn/cache', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/cache', query: project(f), body: { enabled: true } }), expected: write },
+    { call: 'PATCH integrations/qryn/drilldown', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/drilldown', query: project(f), body: { enabled: false } }), expected: write },
+  ];
+}
 
 describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
   let fixture: Fixture;
   const tokens: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    const api = await startApi(target, { products: [clickhouseFactory] });
+    const api = await startApi(target, { products: true });
     const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     const acmeBillingId = (await api.db.query<{ billing_account_id: number }>('SELECT billing_account_id FROM organizations WHERE id = $1', [acmeId]))[0].billing_account_id;
     fixture = { api, acmeId, productionId, acmeBillingId };
+    await enableQryn(api, productionId, (await api.user('demo@example.com')).id, acmeId);
     tokens.personal = await api.tokenFor('new@example.com');
     tokens.owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
     tokens.readWrite = await api.tokenFor('dev@example.com', { organizationId: acmeId });
