@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type PlatformConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
 import { createMailer, type Mailer } from '../../server/adapters/mail/mailer';
-import { createApiHandler } from '../../server/api/api-handler';
+import { createApiHandler, type ApiDependencies } from '../../server/api/api-handler';
 import { createAccessTokenVerifier } from '../../server/identity/verify-access-token';
 import { loadOrCreateSigningKeys } from '../../server/identity/signing-keys';
 import { seedDemoData } from '../../server/db/seed';
@@ -46,6 +46,8 @@ export interface StartApiOptions {
   mailer?: Mailer;
   /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
   wrapDatabase?: (db: Database) => Database;
+  /** The business clock, job queue and product back ends the API handler gets (defaults: wall clock, idle queue, none). */
+  platform?: Pick<ApiDependencies, 'clock' | 'jobs' | 'products'>;
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -66,7 +68,7 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }), ...options.platform });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
