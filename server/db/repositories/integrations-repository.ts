@@ -185,4 +185,8 @@ export async function listOrganizationSubscriptions(db: Queryable, organizationI
       ORDER BY i.id`,
     [organizationId, productSlug],
   );
+
+/** Every integration of a project, locked, for releasing their back ends before the project is deleted. */
+export async function listIntegrationsForRelease(db: Queryable, projectId: number): Promise<{ id: number; product_slug: string; status: string }[]> {
+  return db.query('SELECT id, product_slug, status FROM integrations WHERE project_id = $1 ORDER BY id FOR UPDATE', [projectId]);
 }
