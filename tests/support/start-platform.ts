@@ -17,6 +17,8 @@ export interface TestPlatformOptions {
   /** A fixed port (to restart on the same origin); default a free one. */
   port?: number;
   quiet?: boolean;
+  /** Use the embedded database even when TEST_DATABASE_URL names a server (tests that run on both). */
+  embedded?: boolean;
 }
 
 export interface TestPlatform extends RunningPlatform {
@@ -38,7 +40,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   let databaseUrl = options.databaseUrl;
   let dropDatabase: (() => Promise<void>) | undefined;
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl && serverUrl) {
+  if (!databaseUrl && serverUrl && !options.embedded) {
     const created = await createFreshPostgresDatabase(serverUrl);
     databaseUrl = created.url;
     dropDatabase = created.drop;
