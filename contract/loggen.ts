@@ -15,6 +15,8 @@ export const RATE_MESSAGE = 'The rate must be between 1 and 100';
 export const LABELS_REQUIRED_MESSAGE = 'Add at least one label.';
 export const LABEL_NAME_MESSAGE = 'Label names start with a letter or underscore and contain only letters, digits and underscores.';
 export const LABEL_VALUE_MESSAGE = 'Every label needs a value.';
+export const LABEL_UNIQUE_MESSAGE = 'Label names must be unique.';
+export const FIELD_UNIQUE_MESSAGE = 'Field names must be unique.';
 export const TIMEOUT_MESSAGE = 'Choose a timeout of 5s, 10s, 30s, 1m, 3m, 5m or 10m.';
 export const FORMAT_MESSAGE = 'The format must be json or logfmt.';
 export const STRUCTURE_REQUIRED_MESSAGE = 'Add at least one field to the log structure.';
@@ -68,19 +70,29 @@ export const LoggenTraces = Schema.Struct({
 });
 export type LoggenTraces = typeof LoggenTraces.Type;
 
+// Maps whose keys the user types (labels, headers, the log structure) travel as lists of pairs: the console and the
+// API convert object keys between camelCase and snake_case, which must never touch a label named service_name, and
+// a list keeps the order the user gave.
+export const KeyValue = Schema.Struct({ key: Schema.String, value: Schema.String });
+export type KeyValue = typeof KeyValue.Type;
+export const StructureField = Schema.Struct({ name: Schema.String, expression: Schema.String });
+export type StructureField = typeof StructureField.Type;
+
+export const pairsToRecord = (pairs: readonly KeyValue[]): Record<string, string> => Object.fromEntries(pairs.map((p) => [p.key, p.value]));
+
 /** The configuration as the console edits it and PATCH config receives it (shape only; rules below). */
 export const LoggenConfigBody = Schema.Struct({
   url: Schema.String,
-  headers: Schema.Record(Schema.String, Schema.String),
+  headers: Schema.Array(KeyValue),
   api_key: Schema.String,
   api_secret: Schema.String,
-  labels: Schema.Record(Schema.String, Schema.String),
+  labels: Schema.Array(KeyValue),
   rate: Schema.Number,
   timeout: Schema.String,
   log_config: Schema.Struct({
     format: Schema.String,
-    /** Field name → generator expression, e.g. {"ip": "{{internet.ip}}", "status": "{{number.int({\"min\":200,\"max\":599})}}"}. */
-    structure: Schema.Record(Schema.String, Schema.String),
+    /** Fields in line order, each a generator expression, e.g. {name: "status", expression: "{{http.status}}"}. */
+    structure: Schema.Array(StructureField),
   }),
   enable_metrics: Schema.Boolean,
   traces: LoggenTraces,
@@ -199,7 +211,7 @@ function checkExpression(expression: string, catalogue: ReadonlyMap<string, LogO
   return null;
 }
 
-function checkSpans(spans: readonly Span[], structure: Record<string, string>, catalogue: ReadonlyMap<string, LogOption>, errors: string[], depth: number): void {
+function checkSpans(spans: readonly Span[], structure: ReadonlySet<string>, catalogue: ReadonlyMap<string, LogOption>, errors: string[], depth: number): void {
   if (depth > 5) {
     errors.push('Spans can be nested at most 5 levels deep.');
     return;
@@ -210,7 +222,7 @@ function checkSpans(spans: readonly Span[], structure: Record<string, string>, c
     for (const attribute of span.attributes) {
       if (attribute.name.trim() === '') errors.push('Every span attribute needs a name.');
       if (attribute.resolve_from_log_value !== undefined && attribute.resolve_from_log_value !== '') {
-        if (!(attribute.resolve_from_log_value in structure)) errors.push(`The log has no field "${attribute.resolve_from_log_value}".`);
+        if (!structure.has(attribute.resolve_from_log_value)) errors.push(`The log has no field "${attribute.resolve_from_log_value}".`);
       } else if (attribute.resolve_fake !== undefined && attribute.resolve_fake !== '') {
         const problem = checkExpression(attribute.resolve_fake, catalogue);
         if (problem) errors.push(problem);
@@ -233,28 +245,30 @@ export function validateLoggenConfig(config: LoggenConfigBody, catalogue: readon
   } catch {
     add('url', URL_MESSAGE);
   }
-  for (const name of Object.keys(config.headers)) if (!HEADER_NAME.test(name)) add('headers', HEADER_NAME_MESSAGE);
+  for (const header of config.headers) if (!HEADER_NAME.test(header.key)) add('headers', HEADER_NAME_MESSAGE);
   if (!Number.isInteger(config.rate) || config.rate < 1 || config.rate > 100) add('rate', RATE_MESSAGE);
   if (!(LOGGEN_TIMEOUTS as readonly string[]).includes(config.timeout)) add('timeout', TIMEOUT_MESSAGE);
-  const labels = Object.entries(config.labels);
-  if (labels.length === 0) add('labels', LABELS_REQUIRED_MESSAGE);
-  for (const [name, value] of labels) {
-    if (!LABEL_NAME.test(name)) add('labels', LABEL_NAME_MESSAGE);
+  if (config.labels.length === 0) add('labels', LABELS_REQUIRED_MESSAGE);
+  for (const { key, value } of config.labels) {
+    if (!LABEL_NAME.test(key)) add('labels', LABEL_NAME_MESSAGE);
     if (value.trim() === '') add('labels', LABEL_VALUE_MESSAGE);
   }
+  if (new Set(config.labels.map((l) => l.key)).size !== config.labels.length) add('labels', LABEL_UNIQUE_MESSAGE);
   if (!(LOGGEN_FORMATS as readonly string[]).includes(config.log_config.format)) add('log_config', FORMAT_MESSAGE);
-  const fields = Object.entries(config.log_config.structure);
+  const fields = config.log_config.structure;
   if (fields.length === 0) add('log_config', STRUCTURE_REQUIRED_MESSAGE);
   const byName = new Map(catalogue.map((option) => [option.name, option]));
-  for (const [field, expression] of fields) {
-    if (!FIELD_NAME.test(field)) add('log_config', FIELD_NAME_MESSAGE);
+  for (const { name, expression } of fields) {
+    if (!FIELD_NAME.test(name)) add('log_config', FIELD_NAME_MESSAGE);
     const problem = checkExpression(expression, byName);
-    if (problem) add('log_config', `${field}: ${problem}`);
+    if (problem) add('log_config', `${name}: ${problem}`);
   }
+  const names = new Set(fields.map((f) => f.name));
+  if (names.size !== fields.length) add('log_config', FIELD_UNIQUE_MESSAGE);
   if (config.traces.enabled && config.traces.custom) {
     const problems: string[] = [];
     if (config.traces.spans.length === 0) problems.push('Add at least one span, or turn custom traces off.');
-    checkSpans(config.traces.spans, config.log_config.structure, byName, problems, 1);
+    checkSpans(config.traces.spans, names, byName, problems, 1);
     for (const problem of problems) add('traces', problem);
   }
   return errors;

@@ -83,13 +83,20 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
 
   const config = (patch: Record<string, unknown> = {}) => ({
     url: receiver.url,
-    headers: { 'X-Tenant': 'acme' },
+    headers: [{ key: 'X-Tenant', value: 'acme' }],
     api_key: 'loggen-key',
     api_secret: 'loggen-secret',
-    labels: { app: 'checkout' },
+    labels: [{ key: 'app', value: 'checkout' }],
     rate: 50,
     timeout: '5s',
-    log_config: { format: 'logfmt', structure: { level: '{{app.level}}', status: '{{http.status}}', msg: '{{text.phrase}}' } },
+    log_config: {
+      format: 'logfmt',
+      structure: [
+        { name: 'level', expression: '{{app.level}}' },
+        { name: 'status', expression: '{{http.status}}' },
+        { name: 'msg', expression: '{{text.phrase}}' },
+      ],
+    },
     enable_metrics: true,
     traces: { enabled: true, custom: false, spans: [] },
     ...patch,
@@ -106,8 +113,8 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
 
   it('starts from defaults, saves per field rules, and answers the run step', async () => {
     const initial = (await call('GET', 'config', { token: owner })).json();
-    expect(initial).toMatchObject({ project_id: projectId, rate: 10, timeout: '30s', labels: { app: 'loggen' } });
-    const bad = await call('PATCH', 'config', { token: owner, body: config({ rate: 0, labels: {} }) });
+    expect(initial).toMatchObject({ project_id: projectId, rate: 10, timeout: '30s', labels: [{ key: 'app', value: 'loggen' }] });
+    const bad = await call('PATCH', 'config', { token: owner, body: config({ rate: 0, labels: [] }) });
     expect(bad.status).toBe(422);
     expect(bad.json().details.rate).toEqual([RATE_MESSAGE]);
     expect(bad.json().details.labels).toBeDefined();
@@ -115,7 +122,7 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
     const saved = await call('PATCH', 'config', { token: owner, body: config() });
     expect(saved.status).toBe(200);
     expect(saved.json()).toEqual({ message: 'The configuration has been saved', step: 'run-loggen' });
-    expect((await call('GET', 'config', { token: owner })).json()).toMatchObject({ rate: 50, labels: { app: 'checkout' } });
+    expect((await call('GET', 'config', { token: owner })).json()).toMatchObject({ rate: 50, labels: [{ key: 'app', value: 'checkout' }] });
   });
 
   it('refuses read-only members, strangers and malformed bodies', async () => {

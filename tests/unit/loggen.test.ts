@@ -20,13 +20,13 @@ import { createTraceBuilder, lokiPushBody, metricsBody } from '../../server/prod
 
 const valid: LoggenConfigBody = {
   url: 'http://127.0.0.1:8080/qryn/1',
-  headers: {},
+  headers: [],
   api_key: 'key',
   api_secret: 'secret',
-  labels: { app: 'checkout' },
+  labels: [{ key: 'app', value: 'checkout' }],
   rate: 50,
   timeout: '5s',
-  log_config: { format: 'logfmt', structure: { ...DEFAULT_STRUCTURE } },
+  log_config: { format: 'logfmt', structure: [...DEFAULT_STRUCTURE] },
   enable_metrics: false,
   traces: { enabled: false, custom: false, spans: [] },
 };
@@ -47,19 +47,20 @@ describe('Loggen configuration rules', () => {
   });
 
   it('at least one label, with valid names and values', () => {
-    expect(errorsOf({ labels: {} }).labels).toEqual([LABELS_REQUIRED_MESSAGE]);
-    expect(errorsOf({ labels: { '1bad': 'x' } }).labels).toEqual([LABEL_NAME_MESSAGE]);
-    expect(errorsOf({ labels: { app: ' ' } }).labels).toEqual(['Every label needs a value.']);
+    expect(errorsOf({ labels: [] }).labels).toEqual([LABELS_REQUIRED_MESSAGE]);
+    expect(errorsOf({ labels: [{ key: '1bad', value: 'x' }] }).labels).toEqual([LABEL_NAME_MESSAGE]);
+    expect(errorsOf({ labels: [{ key: 'app', value: ' ' }] }).labels).toEqual(['Every label needs a value.']);
+    expect(errorsOf({ labels: [{ key: 'app', value: 'a' }, { key: 'app', value: 'b' }] }).labels).toEqual(['Label names must be unique.']);
   });
 
   it('format json or logfmt, a structure with known generators and numeric params of at least 1', () => {
-    expect(errorsOf({ log_config: { format: 'xml', structure: { a: '{{app.level}}' } } }).log_config).toEqual([FORMAT_MESSAGE]);
-    expect(errorsOf({ log_config: { format: 'json', structure: {} } }).log_config).toEqual([STRUCTURE_REQUIRED_MESSAGE]);
-    expect(errorsOf({ log_config: { format: 'json', structure: { a: '{{nope.nothing}}' } } }).log_config).toEqual(['a: Unknown generator "nope.nothing".']);
-    expect(errorsOf({ log_config: { format: 'json', structure: { n: '{{number.int({"min":0})}}' } } }).log_config).toEqual([`n: ${NUMERIC_PARAM_MESSAGE}`]);
-    expect(errorsOf({ log_config: { format: 'json', structure: { n: '{{number.int({"min":2,"max":5})}}' } } }).log_config).toBeUndefined();
-    expect(errorsOf({ log_config: { format: 'json', structure: { s: '{{http.status({"type":"teapot"})}}' } } }).log_config?.[0]).toMatch(/must be one of/);
-    expect(errorsOf({ log_config: { format: 'json', structure: { s: '{{app.level' } } }).log_config?.[0]).toMatch(/not a valid expression/);
+    expect(errorsOf({ log_config: { format: 'xml', structure: [{ name: 'a', expression: '{{app.level}}' }] } }).log_config).toEqual([FORMAT_MESSAGE]);
+    expect(errorsOf({ log_config: { format: 'json', structure: [] } }).log_config).toEqual([STRUCTURE_REQUIRED_MESSAGE]);
+    expect(errorsOf({ log_config: { format: 'json', structure: [{ name: 'a', expression: '{{nope.nothing}}' }] } }).log_config).toEqual(['a: Unknown generator "nope.nothing".']);
+    expect(errorsOf({ log_config: { format: 'json', structure: [{ name: 'n', expression: '{{number.int({"min":0})}}' }] } }).log_config).toEqual([`n: ${NUMERIC_PARAM_MESSAGE}`]);
+    expect(errorsOf({ log_config: { format: 'json', structure: [{ name: 'n', expression: '{{number.int({"min":2,"max":5})}}' }] } }).log_config).toBeUndefined();
+    expect(errorsOf({ log_config: { format: 'json', structure: [{ name: 's', expression: '{{http.status({"type":"teapot"})}}' }] } }).log_config?.[0]).toMatch(/must be one of/);
+    expect(errorsOf({ log_config: { format: 'json', structure: [{ name: 's', expression: '{{app.level' }] } }).log_config?.[0]).toMatch(/not a valid expression/);
   });
 
   it('the url is an http(s) address', () => {
@@ -75,7 +76,7 @@ describe('Loggen configuration rules', () => {
 
   it('never throws on any structure text', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 40 })), (structure) => {
+      fc.property(fc.array(fc.record({ name: fc.string({ maxLength: 10 }), expression: fc.string({ maxLength: 40 }) }), { maxLength: 5 }), (structure) => {
         const errors = validateLoggenConfig({ ...valid, log_config: { format: 'json', structure } }, options);
         // Whatever validates also compiles and generates.
         if (!errors.log_config) expect(() => compileStructure(structure)({ at: new Date() })).not.toThrow();

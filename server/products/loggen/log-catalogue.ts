@@ -1,5 +1,5 @@
 import { faker } from '@faker-js/faker';
-import type { LogCategory, LogOption, LogParam } from '../../../contract/loggen';
+import type { LogCategory, LogOption, LogParam, StructureField } from '../../../contract/loggen';
 
 // The generators a log structure can use (GET config/logs and config/logs/categories). Each one is a call into the
 // fake-data library; the catalogue is also the allow-list: an expression can name only these, so a saved structure
@@ -166,13 +166,13 @@ export function listLogOptions(category?: string): LogOption[] {
 }
 
 /** The structure a new configuration starts with: an HTTP access log. */
-export const DEFAULT_STRUCTURE: Readonly<Record<string, string>> = {
-  level: '{{app.level}}',
-  service: '{{app.service}}',
-  method: '{{http.method}}',
-  path: '{{http.path}}',
-  status: '{{http.status}}',
-  duration_ms: '{{http.durationMs}}',
-  client_ip: '{{internet.ip}}',
-  msg: '{{text.phrase}}',
-};
+export const DEFAULT_STRUCTURE: readonly StructureField[] = [
+  { name: 'level', expression: '{{app.level}}' },
+  { name: 'service', expression: '{{app.service}}' },
+  { name: 'method', expression: '{{http.method}}' },
+  { name: 'path', expression: '{{http.path}}' },
+  { name: 'status', expression: '{{http.status}}' },
+  { name: 'duration_ms', expression: '{{http.durationMs}}' },
+  { name: 'client_ip', expression: '{{internet.ip}}' },
+  { name: 'msg', expression: '{{text.phrase}}' },
+];

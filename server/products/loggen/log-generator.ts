@@ -1,4 +1,4 @@
-import { parseExpression, placeholderPattern, type LoggenFormat } from '../../../contract/loggen';
+import { parseExpression, placeholderPattern, type LoggenFormat, type StructureField } from '../../../contract/loggen';
 import { CATALOGUE, type GenerateContext } from './log-catalogue';
 
 // Turns a saved log structure into lines. Expressions are compiled once per run; a field whose expression is a
@@ -25,8 +25,8 @@ export function compileExpression(expression: string): ValueGenerator {
   };
 }
 
-export function compileStructure(structure: Readonly<Record<string, string>>): (ctx: GenerateContext) => LogRecord {
-  const fields = Object.entries(structure).map(([name, expression]) => [name, compileExpression(expression)] as const);
+export function compileStructure(structure: readonly StructureField[]): (ctx: GenerateContext) => LogRecord {
+  const fields = structure.map(({ name, expression }) => [name, compileExpression(expression)] as const);
   return (ctx) => Object.fromEntries(fields.map(([name, generate]) => [name, generate(ctx)]));
 }
 

@@ -49,13 +49,13 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
     const target = await ctx.products.get('qryn')?.ingestionTarget?.(ctx.db, projectId);
     return {
       url: target?.url ?? '',
-      headers: {},
+      headers: [],
       api_key: target?.apiKey ?? '',
       api_secret: target?.apiSecret ?? '',
-      labels: { app: 'loggen' },
+      labels: [{ key: 'app', value: 'loggen' }],
       rate: 10,
       timeout: '30s',
-      log_config: { format: 'json', structure: { ...DEFAULT_STRUCTURE } },
+      log_config: { format: 'json', structure: [...DEFAULT_STRUCTURE] },
       enable_metrics: false,
       traces: { enabled: false, custom: false, spans: [] },
       project_id: projectId,

@@ -1,4 +1,4 @@
-import { timeoutSeconds, type LoggenConfigBody, type LoggenFormat, type LoggenTimeout } from '../../../contract/loggen';
+import { pairsToRecord, timeoutSeconds, type LoggenConfigBody, type LoggenFormat, type LoggenTimeout } from '../../../contract/loggen';
 import type { JobContext } from '../../jobs/job-queue';
 import { compileStructure, formatLine, type LogRecord } from './log-generator';
 import { createTraceBuilder, type TraceBuilder, metricsBody, shipLogs, shipMetrics, ShipRefused, shipTraces, type LogEntry, type ShipTarget } from './log-shipper';
@@ -24,9 +24,10 @@ export async function runLoggen(ctx: JobContext, options: { sleep?: (ms: number)
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const { config } = ctx.job.payload as unknown as LoggenRunPayload;
   const total = config.rate * timeoutSeconds(config.timeout as LoggenTimeout);
-  const target: ShipTarget = { url: config.url, headers: config.headers, apiKey: config.api_key, apiSecret: config.api_secret };
+  const labels = pairsToRecord(config.labels);
+  const target: ShipTarget = { url: config.url, headers: pairsToRecord(config.headers), apiKey: config.api_key, apiSecret: config.api_secret };
   const generate = compileStructure(config.log_config.structure);
-  const tracing = config.traces.enabled ? createTraceBuilder(config.traces, config.labels.app ?? config.labels.service_name ?? 'loggen') : null;
+  const tracing = config.traces.enabled ? createTraceBuilder(config.traces, labels.app ?? labels.service_name ?? 'loggen') : null;
   let sent = Math.min(ctx.job.progress_current, total);
   await ctx.progress(sent, total);
   const started = Date.now();
@@ -50,8 +51,8 @@ export async function runLoggen(ctx: JobContext, options: { sleep?: (ms: number)
       records.push(record);
       entries.push({ at, line: formatLine(record, config.log_config.format as LoggenFormat) });
     }
-    await withRetries(() => shipLogs(target, config.labels, entries, ctx.signal));
-    if (config.enable_metrics) await withRetries(() => shipMetrics(target, metricsBody(config.labels, records, new Date(batchStart)), ctx.signal));
+    await withRetries(() => shipLogs(target, labels, entries, ctx.signal));
+    if (config.enable_metrics) await withRetries(() => shipMetrics(target, metricsBody(labels, records, new Date(batchStart)), ctx.signal));
     if (tracing && spans.length > 0) await withRetries(() => shipTraces(target, spans, ctx.signal));
     sent += count;
     await ctx.progress(sent, total);
