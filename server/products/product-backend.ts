@@ -68,6 +68,18 @@ export interface ProductBackend {
   start?(): Promise<void>;
   /** Stops what start() started; processes the platform owns must not outlive it. */
   close?(): Promise<void>;
+  /**
+   * qryn: where a project's data is pushed and with which credentials (Loggen's defaults point there). Undefined
+   * when the project has no qryn instance.
+   */
+  ingestionTarget?(db: Queryable, projectId: number): Promise<IngestionTarget | undefined>;
+}
+
+export interface IngestionTarget {
+  /** The instance's base URL; the protocols' standard paths (/loki/api/v1/push …) follow it. */
+  url: string;
+  apiKey: string;
+  apiSecret: string;
 }
 
 export type ProductFactory = (platform: ProductPlatform) => ProductBackend;

@@ -1,3 +1,4 @@
+import { createLoggenBackend } from './loggen/loggen-backend';
 import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 import { qrynProductFactory } from './qryn/qryn-backend';
@@ -9,6 +10,7 @@ import { qrynProductFactory } from './qryn/qryn-backend';
 export const PRODUCT_FACTORIES: ProductFactory[] = [
   clickhouseFactory,
   qrynProductFactory,
+  createLoggenBackend,
 ];
 
 export interface ProductRegistry {

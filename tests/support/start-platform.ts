@@ -20,6 +20,8 @@ export interface TestPlatformOptions {
   /** Product back ends besides the installation's (a recording test product). */
   extraProducts?: StartPlatformOptions['extraProducts'];
   lifecycleIntervalMs?: number;
+  /** Use the embedded database even when TEST_DATABASE_URL names a server (tests that run on both). */
+  embedded?: boolean;
 }
 
 export interface TestPlatform extends RunningPlatform {
@@ -41,7 +43,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   let databaseUrl = options.databaseUrl;
   let dropDatabase: (() => Promise<void>) | undefined;
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl && serverUrl) {
+  if (!databaseUrl && serverUrl && !options.embedded) {
     const created = await createFreshPostgresDatabase(serverUrl);
     databaseUrl = created.url;
     dropDatabase = created.drop;

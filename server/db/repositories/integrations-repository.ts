@@ -185,6 +185,7 @@ export async function listOrganizationSubscriptions(db: Queryable, organizationI
       ORDER BY i.id`,
     [organizationId, productSlug],
   );
+}
 
 /** Every integration of a project, locked, for releasing their back ends before the project is deleted. */
 export async function listIntegrationsForRelease(db: Queryable, projectId: number): Promise<{ id: number; product_slug: string; status: string }[]> {
