@@ -20,7 +20,7 @@ describe('the stack on a running platform', () => {
   beforeAll(async () => {
     platform = await startTestPlatform({
       lifecycleIntervalMs: 200,
-      extraProducts: [recordingProduct('clickhouse', calls, { service: { name: 'Storage', running: () => storageUp } })],
+      extraProducts: [recordingProduct('hepic', calls, { service: { name: 'Storage', running: () => storageUp } })],
     });
     const mint = await createTokenMinter(platform.db, platform.config);
     token = await mint((await findUserByEmail(platform.db, 'demo@example.com'))!, { organizationId: null });
@@ -72,13 +72,14 @@ describe('the stack on a running platform', () => {
         { name: 'Developer probe', running: true },
       ]),
     );
-    expect(bySlug.clickhouse.services).toEqual([{ name: 'Storage', running: true }]);
-    expect(bySlug.qryn.services).toEqual([]);
+    // Hepic's back end here is the recording one; Grafana has none in this installation yet.
+    expect(bySlug.hepic.services).toEqual([{ name: 'Storage', running: true }]);
+    expect(bySlug.grafana.services).toEqual([]);
 
     storageUp = false;
     await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: false }) });
     const down = Object.fromEntries((await (await api('integrations/status')).json()).map((s: { slug: string }) => [s.slug, s]));
-    expect(down.clickhouse.services).toEqual([{ name: 'Storage', running: false }]);
+    expect(down.hepic.services).toEqual([{ name: 'Storage', running: false }]);
     expect(down.platform.services).toContainEqual({ name: 'Developer probe', running: false });
     storageUp = true;
     await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: true }) });
