@@ -33,5 +33,9 @@ export const ErrorText = {
   organizationModeOnly:
     'Inviting additional users to your project is only available in organization mode. Switch to an organization to add members.',
   pendingPayments: 'You have pending payments',
+  invalidIntent: 'Invalid intent.',
+  projectDeletionOrganizationOnly: 'Deleting a project will remove all its data and users. Projects can only be deleted in organization mode.',
+  projectDeletionOwnerOnly: 'Only the owner of the project can delete it.',
+  projectDeletionHepicActive: 'Hepic is active in this project. Please ask support to disable it before deleting the project.',
   unknownError: 'Unknown error',
 } as const;

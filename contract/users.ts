@@ -84,3 +84,6 @@ export const PendingPaymentsBody = Schema.Struct({
   payment_link: Schema.String,
 });
 export type PendingPaymentsBody = typeof PendingPaymentsBody.Type;
+
+/** The connection of accounts that sign up with email and password; only they edit their profile and password. */
+export const PASSWORD_CONNECTION_NAME = 'Username-Password-Authentication';

@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# The platform runs ClickHouse servers: the shared qryn storage and managed clusters.
+bash scripts/install-clickhouse.sh
 
 needs_build=false
 if [ ! -f dist/index.html ]; then

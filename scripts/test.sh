@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# Managed ClickHouse clusters run Debian's clickhouse-server (tests start real servers).
+bash scripts/install-clickhouse.sh || echo "clickhouse-server is missing: the ClickHouse provisioner tests will fail." >&2
 
 # Every stage runs even when an earlier one failed, so one run shows everything that is broken; the script exits
 # non-zero when any stage failed. Only a missing style system, browser or build stops the stages that need it.
@@ -22,6 +24,9 @@ run() {
 run "Generate the style system (panda codegen)" npx panda codegen --silent || true
 
 run "Type check (tsc)" npx tsc -p tsconfig.json --noEmit || true
+
+# The platform starts a ClickHouse server for the qryn storage (Debian's clickhouse-server).
+run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
 
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
 # that start a platform use PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it), the embedded one otherwise.

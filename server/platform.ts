@@ -13,13 +13,20 @@ import { createStaticFileHandler, setSecurityHeaders } from './static-files';
 import { createClock, type Clock } from './clock';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { createServiceRegistry } from './api/service-status';
-import { createProductRegistry, type ProductRegistry } from './products/product-registry';
+import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from './products/product-registry';
+import type { ProductFactory } from './products/product-backend';
+import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
+import { createDevProbe, handleDevClock } from './dev/dev-controls';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default true. */
   seed?: boolean;
   /** No request error logging. Default false. */
   quiet?: boolean;
+  /** Product back ends added to PRODUCT_FACTORIES (tests plug in a recording product). */
+  extraProducts?: readonly ProductFactory[];
+  /** How often the subscription lifecycle job runs. Default 5 s. */
+  lifecycleIntervalMs?: number;
 }
 
 export interface RunningPlatform {
@@ -30,6 +37,8 @@ export interface RunningPlatform {
   clock: Clock;
   jobs: JobQueue;
   products: ProductRegistry;
+  /** The subscription lifecycle (trial → active/suspended, cancellations); tick() runs a pass now. */
+  lifecycle: SubscriptionLifecycle;
   close(): Promise<void>;
 }
 
@@ -75,8 +84,12 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const clock = createClock();
     const services = createServiceRegistry(db);
     const jobs = createJobQueue(db, { log });
-    const products = createProductRegistry({ db, config: effective, clock, jobs, services, log });
+    const products = createProductRegistry({ db, config: effective, clock, jobs, services, log }, [...PRODUCT_FACTORIES, ...(options.extraProducts ?? [])]);
     await products.start();
+    const lifecycle = await startSubscriptionLifecycle({ db, clock, products, jobs, log }, { intervalMs: options.lifecycleIntervalMs });
+    registerPlatformChecks(services, { port, host: effective.host, realmPath: identity.realmPath, lifecycle });
+    const probe = effective.devPages ? createDevProbe() : undefined;
+    if (probe) services.register(PLATFORM_PRODUCT, 'Developer probe', probe.check);
     jobs.start();
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
@@ -89,6 +102,12 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
+      if (pathname === '/dev/clock' && effective.devPages) return handleDevClock(req, res, clock, lifecycle);
+      if (pathname === '/dev/probe' && probe) return probe.handle(req, res);
+      for (const product of products.all()) {
+        const prefix = product.httpPrefix;
+        if (prefix && product.handleHttp && (pathname === prefix || pathname.startsWith(`${prefix}/`))) return product.handleHttp(req, res);
+      }
       return serveStatic(req, res);
     };
     server.off('request', starting);
@@ -110,10 +129,12 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       clock,
       jobs,
       products,
+      lifecycle,
       async close() {
         identity.close();
         await closeServer(server);
         // Jobs first (they may be talking to a product's servers), then the products stop what they started.
+        lifecycle.close();
         await jobs.close();
         await products.close();
         await database.close();
@@ -139,6 +160,26 @@ export function withActualPort(config: PlatformConfig, port: number): PlatformCo
     issuer: `${publicUrl}/realms/${config.realm}`,
     apiAudience: config.apiAudience === `${derived}/api` ? `${publicUrl}/api` : config.apiAudience,
   };
+}
+
+const PLATFORM_PRODUCT = { slug: 'platform', name: 'Platform' };
+
+/**
+ * The platform's own parts on the system status page, beside API and Database (service-status.ts): the identity
+ * provider answers its discovery document, and the job worker ran the lifecycle pass recently.
+ */
+function registerPlatformChecks(
+  services: ReturnType<typeof createServiceRegistry>,
+  parts: { port: number; host: string; realmPath: string; lifecycle: SubscriptionLifecycle },
+) {
+  const host = parts.host === '0.0.0.0' || parts.host === '::' ? '127.0.0.1' : parts.host.includes(':') ? `[${parts.host}]` : parts.host;
+  const discovery = `http://${host}:${parts.port}${parts.realmPath}/.well-known/openid-configuration`;
+  services.register(PLATFORM_PRODUCT, 'Identity', async () => {
+    const response = await fetch(discovery, { signal: AbortSignal.timeout(1_500) });
+    await response.body?.cancel();
+    return response.ok;
+  });
+  services.register(PLATFORM_PRODUCT, 'Job worker', async () => parts.lifecycle.healthy());
 }
 
 async function health(db: Database, res: ServerResponse) {

@@ -9,7 +9,7 @@ import type { ApiContext, RequestScope } from './api-context';
 import { registerBillingRoutes } from './billing-routes';
 import { createCallerResolver, type Caller } from './caller';
 import { ApiError, sendJson } from './http';
-import { registerIntegrationRoutes } from './integration-routes';
+import { registerIntegrationRoutes, registerIntegrationWriteRoutes } from './integration-routes';
 import { registerOrganizationRoutes } from './organization-routes';
 import { registerLocalPaymentRoutes } from './payment-routes';
 import { registerProjectRoutes } from './project-routes';
@@ -70,6 +70,8 @@ export function createApiHandler(deps: ApiDependencies) {
   registerTelemetryRoutes(router, ctx);
   if (ctx.payments.kind === 'local') registerLocalPaymentRoutes(router, ctx);
   for (const product of ctx.products.all()) product.registerRoutes?.(router, ctx);
+  // After the products: a product's own POST integrations/<slug>/ wins over the generic enable call.
+  registerIntegrationWriteRoutes(router, ctx);
 
   const base = deps.config.apiBasePath.replace(/\/$/, '');
 

@@ -2,7 +2,14 @@ import { ProjectIdQuery } from '../../contract/common';
 import { type Integration } from '../../contract/integrations';
 import type { Product, UserProduct } from '../../contract/products';
 import { projectSlug } from '../../contract/projects';
+import { PRODUCT_ERROR_MESSAGE, productNotEnabledMessage, type EnableProductResponse } from '../../contract/stack';
 import {
+  addIntegrationUser,
+  findSubscription,
+  hasLiveIntegration,
+  listOrganizationSubscriptions,
+  moveSubscription,
+  recordEnabledIntegration,
   findProjectIntegration,
   listIntegrationsOfProjects,
   listProducts,
@@ -10,13 +17,13 @@ import {
   type IntegrationRow,
   type ProductRow,
 } from '../db/repositories/integrations-repository';
-import { listVisibleProjects } from '../db/repositories/projects-repository';
+import { listVisibleProjects, type ProjectRow } from '../db/repositories/projects-repository';
+import { cancellationDate, DAY_MS, TRIAL_DAYS } from '../products/subscription-lifecycle';
 import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireOrganization, type Caller } from './caller';
-import { badRequest, decodeOrThrow, sendJson } from './http';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
+import { badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
 import { visibleProjectOr404 } from './project-routes';
 
-const DAY_MS = 86_400_000;
 // Products whose screens are open only to the people on the integration's user list.
 const LISTED_USERS_ONLY = new Set(['hepic', 'grafana']);
 
@@ -48,6 +55,15 @@ function toIntegration(row: IntegrationRow, product: ProductRow): Integration {
   };
 }
 
+/** The project of a `?project_id` call, checked visible to the caller (404 otherwise) in the caller's mode. */
+async function scopedProject(ctx: ApiContext, caller: Caller, query: Record<string, string>) {
+  const { project_id } = decodeOrThrow(ProjectIdQuery, query);
+  if (caller.organizationId !== null) await requireOrganization(caller);
+  return visibleProjectOr404(ctx, caller, project_id);
+}
+
+const notEnabled = (slug: string, projectId: number) => badRequest(`${slug} is not enabled for project ${projectId}`, 'Enable it from the stack page first.');
+
 export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): void {
   // The catalogue changes only with a migration, so it is read once per process.
   let catalogue: Promise<ProductRow[]> | undefined;
@@ -56,16 +72,10 @@ export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): v
     throw error;
   }));
 
-  async function scopedProject(caller: Caller, query: Record<string, string>) {
-    const { project_id } = decodeOrThrow(ProjectIdQuery, query);
-    if (caller.organizationId !== null) await requireOrganization(caller);
-    return visibleProjectOr404(ctx, caller, project_id);
-  }
-
   async function integrationOf(caller: Caller, query: Record<string, string>, slug: string) {
-    const project = await scopedProject(caller, query);
+    const project = await scopedProject(ctx, caller, query);
     const integration = await findProjectIntegration(ctx.db, caller.userId, project.id, slug);
-    if (!integration) throw badRequest(`${slug} is not enabled for project ${project.id}`, 'Enable it from the stack page first.');
+    if (!integration) throw notEnabled(slug, project.id);
     return integration;
   }
 
@@ -97,7 +107,7 @@ export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): v
 
   router.add('GET', 'integrations', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
-    const project = await scopedProject(caller, query);
+    const project = await scopedProject(ctx, caller, query);
     const catalogueBySlug = new Map((await products()).map((p) => [p.slug, p]));
     const rows = await listProjectIntegrations(ctx.db, caller.userId, project.id);
     sendJson(res, 200, rows.map((row) => toIntegration(row, catalogueBySlug.get(row.product_slug)!)));
@@ -112,7 +122,7 @@ export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): v
     const caller = requireCaller(await scope.caller());
     const integration = await integrationOf(caller, query, params.integration);
     const endsAt = integration.status === 'trial' ? integration.trial_ends_at : null;
-    const remaining = endsAt ? Math.max(0, Math.ceil((endsAt.getTime() - Date.now()) / DAY_MS)) : 0;
+    const remaining = endsAt ? Math.max(0, Math.ceil((endsAt.getTime() - ctx.clock.nowMs()) / DAY_MS)) : 0;
     sendJson(res, 200, { remaining_days: remaining });
   });
 
@@ -121,5 +131,109 @@ export function registerIntegrationRoutes(router: ApiRouter, ctx: ApiContext): v
     const integration = await integrationOf(caller, query, params.integration);
     const at = integration.status === 'scheduled_for_cancellation' ? integration.cancellation_at : null;
     sendJson(res, 200, { cancellation_date_timestamp: at ? Math.floor(at.getTime() / 1000) : null });
+  });
+}
+
+/**
+ * Enables a product in a project: records the integration (a 14-day trial; a cancelled one starts again) and asks
+ * the product's back end to create what the project gets, in one transaction, so a refusal of the back end (422 per
+ * field for a bad show-config input) leaves nothing behind. Exported for a product that registers its own
+ * POST integrations/<slug>/ and still wants this bookkeeping.
+ */
+export async function enableIntegration(
+  ctx: ApiContext,
+  caller: Caller,
+  project: ProjectRow,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<EnableProductResponse> {
+  const catalogue = await listProducts(ctx.db);
+  const product = catalogue.find((p) => p.slug === slug);
+  if (!product) throw badRequest(PRODUCT_ERROR_MESSAGE, `There is no product "${slug}" in the catalogue.`);
+  if (!product.is_available) throw badRequest(productNotEnabledMessage(slug), `${product.name} is not available at the moment.`);
+  const backend = ctx.products.get(slug);
+  if (!backend) throw badRequest(productNotEnabledMessage(slug), `${product.name} has no back end in this installation yet.`);
+  for (const dependency of product.dependencies) {
+    if (!(await hasLiveIntegration(ctx.db, project.id, dependency))) {
+      const needed = catalogue.find((p) => p.slug === dependency)?.name ?? dependency;
+      throw badRequest(productNotEnabledMessage(slug), `${product.name} needs ${needed} (${dependency}). Enable ${needed} in this project first.`);
+    }
+  }
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const integrationId = await recordEnabledIntegration(tx, {
+      projectId: project.id,
+      productSlug: slug,
+      creatorUserId: caller.userId,
+      now,
+      trialEndsAt: new Date(now.getTime() + TRIAL_DAYS * DAY_MS),
+    });
+    if (integrationId === undefined) throw conflict(`${product.name} is already enabled`, `${product.name} is already enabled in this project.`);
+    // Whoever enables a product with a user list is its first admin, so the card is theirs to open.
+    if (LISTED_USERS_ONLY.has(slug)) await addIntegrationUser(tx, integrationId, caller.userId, 'admin');
+    const result = await backend.enable(tx, { integrationId, projectId: project.id, userId: caller.userId, organizationId: caller.organizationId, input });
+    const items = result.items ?? [];
+    const apiKey = items.find((item) => item.label === 'API KEY')?.value;
+    const apiSecret = items.find((item) => item.label === 'API SECRET')?.value;
+    return {
+      message: `${product.name} has been enabled.`,
+      integration_id: integrationId,
+      items,
+      has_json_download: result.hasJsonDownload ?? false,
+      ...(apiKey !== undefined ? { api_key: apiKey } : {}),
+      ...(apiSecret !== undefined ? { api_secret: apiSecret } : {}),
+    };
+  });
+}
+
+/**
+ * The stack's write calls. Registered after the products' own routes (api-handler.ts): the router takes the first
+ * route that matches, so a product that registers POST integrations/<slug>/ itself answers it, and one that only
+ * implements enable() gets this generic call.
+ */
+export function registerIntegrationWriteRoutes(router: ApiRouter, ctx: ApiContext): void {
+  router.add('POST', 'integrations/:integration', async ({ req, res, query, params }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const input = await readBody(req);
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw badRequest('Invalid request', 'The body must be a JSON object: the configuration fields of the product, or {}.');
+    }
+    const project = await scopedProject(ctx, caller, query);
+    await requireWritable(caller);
+    sendJson(res, 201, await enableIntegration(ctx, caller, project, params.integration, input as Record<string, unknown>));
+  });
+
+  router.add('POST', 'integrations/:integration/cancel', async ({ res, query, params }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const project = await scopedProject(ctx, caller, query);
+    await requireWritable(caller);
+    const integration = await findProjectIntegration(ctx.db, caller.userId, project.id, params.integration);
+    if (!integration) throw notEnabled(params.integration, project.id);
+    if (integration.status === 'cancelled_by_user' || integration.status === 'scheduled_for_cancellation') {
+      throw conflict('Already cancelled', `The subscription of ${params.integration} is already ${integration.status === 'cancelled_by_user' ? 'cancelled' : 'scheduled for cancellation'}.`);
+    }
+    // Grafana is one subscription for the whole organization (spec 001 §4): cancelling it cancels it everywhere.
+    const targets =
+      params.integration === 'grafana' && project.organization_id !== null
+        ? await listOrganizationSubscriptions(ctx.db, project.organization_id, 'grafana')
+        : [(await findSubscription(ctx.db, integration.id))!];
+    const now = ctx.clock.now();
+    const dates = await ctx.db.transaction(async (tx) => {
+      const scheduled: { integration_id: number; project_id: number; cancellation_date_timestamp: number }[] = [];
+      for (const target of targets) {
+        const at = cancellationDate(target, now);
+        if (await moveSubscription(tx, target.id, target.status, { status: 'scheduled_for_cancellation', now, cancellationAt: at })) {
+          scheduled.push({ integration_id: target.id, project_id: target.project_id, cancellation_date_timestamp: Math.floor(at.getTime() / 1000) });
+        }
+      }
+      return scheduled;
+    });
+    const own = dates.find((d) => d.integration_id === integration.id);
+    if (!own) throw conflict('Already cancelled', 'The subscription changed meanwhile. Reload the page to see its status.');
+    sendJson(res, 200, {
+      message: 'Your subscription has been cancelled. It stays available until the end of the current period.',
+      cancellation_date_timestamp: own.cancellation_date_timestamp,
+      cancelled: dates,
+    });
   });
 }

@@ -2,7 +2,7 @@ import { ErrorText } from '../../contract/errors';
 import { ProjectIdQuery } from '../../contract/common';
 import { AddProjectUserBody, CreateProjectBody, projectSlug, type Project } from '../../contract/projects';
 import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
-import { hasLiveIntegration } from '../db/repositories/integrations-repository';
+import { hasLiveIntegration, listIntegrationsForRelease } from '../db/repositories/integrations-repository';
 import { isOrganizationMember } from '../db/repositories/organizations-repository';
 import {
   addProjectUser,
@@ -77,12 +77,20 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
     const { project_id } = decodeOrThrow(ProjectIdQuery, query);
     if (caller.organizationId !== null) await requireOrganization(caller);
     const project = await visibleProjectOr404(ctx, caller, project_id);
+    // Spec 000 section 2: deleting is for the project owner, in organization mode only (a personal account has no
+    // "organization user whose owner flag is true"), and never while Hepic runs (support disables it first).
+    if (caller.organizationId === null) throw forbidden(ErrorText.projectDeletionOrganizationOnly);
     await requireWritable(caller);
-    if (!(await isProjectOwner(caller, project))) throw forbidden('Only the owner of the project can delete it.');
-    if (await hasLiveIntegration(ctx.db, project.id, 'hepic')) {
-      throw new ApiError(409, 'Hepic is active', 'Hepic is active in this project. Please ask support to disable it before deleting the project.');
-    }
-    await deleteProject(ctx.db, project.id);
+    if (!(await isProjectOwner(caller, project))) throw forbidden(ErrorText.projectDeletionOwnerOnly);
+    if (await hasLiveIntegration(ctx.db, project.id, 'hepic')) throw new ApiError(409, 'Hepic is active', ErrorText.projectDeletionHepicActive);
+    await ctx.db.transaction(async (tx) => {
+      // Every product releases what it holds for the project through the one seam (servers stopped, data removed);
+      // the integration rows, teams and user lists then go with the project (ON DELETE CASCADE).
+      for (const integration of await listIntegrationsForRelease(tx, project.id)) {
+        await ctx.products.get(integration.product_slug)?.release(tx, { integrationId: integration.id, projectId: project.id });
+      }
+      await deleteProject(tx, project.id);
+    });
     sendJson(res, 200, { message: `The project ${project.name} has been deleted.` });
   });
 

@@ -1,6 +1,7 @@
 import { ErrorText } from '../../contract/errors';
 import { PROFILE_UNCHANGED, UpdatePasswordBody, UpdateProfileBody } from '../../contract/users';
 import { sendVerificationEmail } from '../identity/email-verification';
+import { endSessionsOfAccount } from '../identity/session-revocation';
 import { detachBillingAccountsOfOwner, listOpenInvoicesOfOwner } from '../db/repositories/billing-repository';
 import { deleteSolelyOwnedOrganizations, listMemberOrganizations } from '../db/repositories/organizations-repository';
 import { PASSWORD_CONNECTION, deleteUser, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
@@ -54,7 +55,11 @@ export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
     const body = decodeOrThrow(UpdatePasswordBody, await readBody(req));
     const user = await currentUser(ctx, caller);
     requirePasswordAccount(user);
-    await updateUserPassword(ctx.db, user.id, body.password);
+    await ctx.db.transaction(async (tx) => {
+      await updateUserPassword(tx, user.id, body.password);
+      // The other browsers are signed out; the session that asked stays (its token's sid).
+      await endSessionsOfAccount(tx, user.id, caller.claims.sid ?? null);
+    });
     sendJson(res, 200, { message: 'Your password has been updated.' });
   });
 
@@ -82,6 +87,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
       await deleteSolelyOwnedOrganizations(tx, user.id);
       await detachBillingAccountsOfOwner(tx, user.id);
       await deleteUser(tx, user.id);
+      await endSessionsOfAccount(tx, user.id, null);
     });
     ctx.callers.forgetSubject(user.id);
     sendJson(res, 200, { message: 'Your account has been deleted.' });

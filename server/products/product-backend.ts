@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { ServiceRegistry } from '../api/service-status';
 import type { ApiRouter } from '../api/api-context';
 import type { ApiContext } from '../api/api-context';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 // The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
 // a product's internals: it calls these methods. Each product lives in server/products/<slug>/ and exports one
@@ -57,6 +58,12 @@ export interface ProductBackend {
   release(tx: Queryable, integration: { integrationId: number; projectId: number }): Promise<void>;
   /** Registers the product's own API calls (beyond the stack's generic ones). */
   registerRoutes?(router: ApiRouter, ctx: ApiContext): void;
+  /**
+   * A path prefix on the platform's origin, outside the API, that the product serves itself (qryn's ingestion
+   * gateway under /qryn/); requests under it go to handleHttp.
+   */
+  readonly httpPrefix?: string;
+  handleHttp?(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Starts listeners and workers, registers health checks and job handlers. Called once at platform start. */
   start?(): Promise<void>;
   /** Stops what start() started; processes the platform owns must not outlive it. */

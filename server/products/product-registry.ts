@@ -1,11 +1,15 @@
 import { createLoggenBackend } from './loggen/loggen-backend';
 import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
+import { clickhouseFactory } from './clickhouse/clickhouse-backend';
+import { qrynProductFactory } from './qryn/qryn-backend';
 
 // Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
 // product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
 // not operational.
 
 export const PRODUCT_FACTORIES: ProductFactory[] = [
+  clickhouseFactory,
+  qrynProductFactory,
   createLoggenBackend,
 ];
 

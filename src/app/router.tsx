@@ -33,7 +33,20 @@ export const routes: RouteObject[] = [
                   { index: true, lazy: lazyView(() => import('../views/overview/overview-view'), 'OverviewView') },
                   { path: 'welcome', lazy: lazyView(() => import('../views/overview/overview-view'), 'OverviewView') },
                   { path: 'projects', lazy: lazyView(() => import('../views/projects/projects-view'), 'ProjectsView') },
-                  { path: 'resources/create-project', lazy: lazyView(() => import('../views/projects/create-project-view'), 'CreateProjectView') },
+                  {
+                    path: 'resources/create-project',
+                    lazy: async () => ({
+                      Component: (await import('../views/projects/create-project-view')).CreateProjectView,
+                      action: (await import('../views/project-settings/resource-actions')).createProjectAction,
+                    }),
+                  },
+                  {
+                    path: 'resources/add-to-project',
+                    lazy: async () => {
+                      const resources = await import('../views/project-settings/resource-actions');
+                      return { loader: resources.resourceLoader, action: resources.addToProjectAction };
+                    },
+                  },
                   ...areaRoutes('root'),
                   {
                     path: ':projectSlug',

@@ -43,6 +43,9 @@ export const AREAS: AreaRoute[] = [
   { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
   { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
   { id: 'organization', scope: 'both', path: 'organization', load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
+  { id: 'projectSettings', scope: 'project', path: 'settings', load: view(() => import('../views/project-settings/project-settings-view'), 'ProjectSettingsView') },
+  { id: 'account', scope: 'both', path: 'account', load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
+  { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
 ];
 

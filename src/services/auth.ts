@@ -199,3 +199,8 @@ function adoptTokens(kc: Keycloak, tokens: TokenSet): void {
     kc.idTokenParsed = (decodeJwtPayload(tokens.idToken) ?? undefined) as Keycloak['idTokenParsed'];
   }
 }
+
+/** Renews the tokens now (after a profile change, so the new names are in the claims); keeps the account mode. */
+export async function refreshSessionNow(): Promise<void> {
+  await keycloak?.updateToken(-1);
+}

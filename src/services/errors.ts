@@ -11,9 +11,12 @@ export class ApiError extends Error {
   readonly status: number;
   readonly type: string;
   readonly action?: ErrorAction;
-  constructor(message: string, options: { description?: string; status?: number; type?: string; action?: ErrorAction } = {}) {
+  /** The parsed error body, for answers that carry more than message and description (e.g. payment_link). */
+  readonly body?: unknown;
+  constructor(message: string, options: { description?: string; status?: number; type?: string; action?: ErrorAction; body?: unknown } = {}) {
     super(message);
     this.name = 'ApiError';
+    this.body = options.body;
     this.description = options.description ?? '';
     this.status = options.status ?? 400;
     this.type = options.type ?? 'api';

@@ -79,7 +79,7 @@ export function mapHttpError(method: HttpMethod, status: number, body: unknown):
   }
   if (status === 400 || status === 500) return new DataMutationError(message, { description, status });
   if (status === 404) return new ApiError(message, { description, status: 404 });
-  return new ApiError(message, { description, status });
+  return new ApiError(message, { description, status, body });
 }
 
 /** Side effects of a failed call: logout on 401 (403 for GET), monitoring for query/mutation errors, a toast for mutations. */

@@ -1,4 +1,5 @@
-import { CreateProjectResponse, ProjectList } from '../../contract/projects';
+import { MessageResponse } from '../../contract/common';
+import { CreateProjectResponse, ProjectList, ProjectUserList } from '../../contract/projects';
 import { http } from './http';
 
 export type Project = Awaited<ReturnType<typeof listProjects>>[number];
@@ -9,4 +10,19 @@ export function listProjects() {
 
 export function createProject(input: { name: string }) {
   return http.post('projects/', CreateProjectResponse, { json: { name: input.name } });
+}
+
+/** The project team (GET projects/users). */
+export function listProjectUsers(projectId: number) {
+  return http.get('projects/users', ProjectUserList, { searchParams: { project_id: projectId } });
+}
+
+/** Adds an organization member to the project team (spec: POST projects/users {user_id} with project_id). */
+export function addProjectUser(input: { projectId: number; userId: string }) {
+  return http.post('projects/users', MessageResponse, { searchParams: { project_id: input.projectId }, json: { userId: input.userId, projectId: input.projectId } });
+}
+
+/** Deletes the project, its team and its integrations (spec: DELETE projects?project_id=). */
+export function deleteProject(projectId: number) {
+  return http.delete('projects', MessageResponse, { searchParams: { project_id: projectId } });
 }

@@ -7,6 +7,10 @@ import { createInvitation } from '../../server/db/repositories/invitations-repos
 import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
+import { createIntegration } from '../../server/db/repositories/integrations-repository';
+import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
+import { findInstanceOfProject, insertToken } from '../../server/products/qryn/qryn-repository';
+import { enableQryn } from '../support/qryn';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -89,6 +93,26 @@ const freshCaller = async (f: Fixture, role: Role): Promise<FreshCaller> => {
   }
   return { userId: user.id, token: await f.api.mint(user, { organizationId }) };
 };
+/** An Acme project (paid: Acme has a card on file) with ClickHouse enabled, and optionally one active cluster in it. */
+const freshClickhouseProject = async (f: Fixture) => {
+  const projectId = await freshOrgProject(f);
+  await createIntegration(f.api.db, { projectId, productSlug: 'clickhouse', status: 'active', creatorUserId: null });
+  return projectId;
+};
+const freshClickhouseCluster = async (f: Fixture) => {
+  const projectId = await freshClickhouseProject(f);
+  const cluster = await insertCluster(f.api.db, {
+    project_id: projectId, integration_id: null, name: 'matrix', status: 'active', is_external: false, provider: 'aws', region_code: 'eu-central-1',
+    machine: 'm5_large', shards: 1, replicas: 1, disks: [], version: '18.16', zonal: false, zones: [], control_plane_zone: null, ip_safe_list: [],
+    admin_user: 'admin_one', admin_password_sha256: null, pending_admin_secret: null, host: '127.0.0.1', http_port: 1, tcp_port: 1, secure: false,
+    external_credentials: null, created_by: null,
+  });
+  return { projectId, clusterId: cluster.id };
+};
+const clusterBody = (name: string) => ({
+  name, provider: 'aws', region_code: 'eu-central-1', machine: 'm5_large', version: '18.16', shards: 1, replicas: 2,
+  disks: [{ name: 'default', type: 'gp3', size: 150, unit_type: 'Decimal' }], ip_safe_list: '', admin_user: 'admin_one', admin_password: 'Secret123', confirm_password: 'Secret123',
+});
 const card = { card_number: '4242 4242 4242 4242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123' };
 
 const all = (anonymous: number, personal: number, owner: number, readWrite: number, readOnly: number, nonMember: number): Record<Role, number> => ({
@@ -135,6 +159,17 @@ const ROWS: Row[] = [
   { call: 'GET users/products', request: async () => ({ method: 'GET', path: 'users/products' }), expected: all(401, 200, 200, 200, 200, 403) },
   { call: 'GET products', request: async () => ({ method: 'GET', path: 'products' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET integrations/status', request: async () => ({ method: 'GET', path: 'integrations/status' }), expected: all(401, 200, 200, 200, 200, 200) },
+  // The stack's writes (ClickHouse's back end answers enable): anyone who may write in the project.
+  { call: 'POST integrations/{product}/', request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/', query: { project_id: await freshOrgProject(f) }, body: {} }), expected: all(401, 404, 201, 201, 403, 403) },
+  {
+    call: 'POST integrations/{integration}/cancel',
+    request: async (f) => {
+      const projectId = await freshOrgProject(f);
+      await createIntegration(f.api.db, { projectId, productSlug: 'clickhouse', status: 'trial', creatorUserId: null, trialDays: 14 });
+      return { method: 'POST', path: 'integrations/clickhouse/cancel', query: { project_id: projectId } };
+    },
+    expected: all(401, 404, 200, 200, 403, 403),
+  },
   { call: 'GET users/organizations', request: async () => ({ method: 'GET', path: 'users/organizations' }), expected: all(401, 200, 200, 200, 200, 200) },
 
   // Billing: a user's own accounts in any mode they may write in; the organization's account only for its owner.
@@ -195,20 +230,93 @@ const ROWS: Row[] = [
   },
   { call: 'DELETE users', request: async (f, role) => ({ method: 'DELETE', path: 'users', caller: await freshCaller(f, role) }), expected: all(401, 200, 200, 200, 200, 200) },
 
+  // ClickHouse: reference data for everyone signed in; clusters of a project its members read, writers change.
+  { call: 'GET regions', request: async () => ({ method: 'GET', path: 'regions' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET machines', request: async () => ({ method: 'GET', path: 'machines' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET clickhouse-versions', request: async () => ({ method: 'GET', path: 'clickhouse-versions' }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET disk-types', request: async (f) => ({ method: 'GET', path: 'disk-types', query: { project_id: f.productionId, provider_slug: 'aws' } }), expected: all(401, 404, 200, 200, 200, 403) },
+  { call: 'GET zones', request: async (f) => ({ method: 'GET', path: 'zones', query: { project_id: f.productionId, provider_name: 'gcp', region_code: 'us-central1' } }), expected: all(401, 404, 200, 200, 200, 403) },
+  { call: 'GET integrations/clickhouse/clusters', request: async (f) => ({ method: 'GET', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) } }), expected: all(401, 404, 200, 200, 200, 403) },
+  {
+    call: 'POST integrations/clickhouse/clusters',
+    request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) }, body: clusterBody('matrix') }),
+    expected: all(401, 404, 201, 201, 403, 403),
+  },
+  {
+    call: 'DELETE integrations/clickhouse/clusters',
+    request: async (f) => {
+      const { projectId, clusterId } = await freshClickhouseCluster(f);
+      return { method: 'DELETE', path: 'integrations/clickhouse/clusters', query: { project_id: projectId, cluster_id: clusterId } };
+    },
+    expected: all(401, 404, 202, 202, 403, 403),
+  },
+  {
+    call: 'PATCH integrations/clickhouse/clusters',
+    request: async (f) => {
+      const { projectId, clusterId } = await freshClickhouseCluster(f);
+      return { method: 'PATCH', path: 'integrations/clickhouse/clusters', query: { project_id: projectId, cluster_id: clusterId }, body: { replace: true, ip_list: ['10.0.0.0/8'] } };
+    },
+    expected: all(401, 404, 200, 200, 403, 403),
+  },
+  {
+    call: 'GET clusters/{name}/metadata',
+    request: async (f) => ({ method: 'GET', path: 'clusters/matrix/metadata', query: { project_id: (await freshClickhouseCluster(f)).projectId } }),
+    expected: all(401, 404, 200, 200, 200, 403),
+  },
+  {
+    call: 'GET clusters/{name}/metrics',
+    request: async (f) => ({ method: 'GET', path: 'clusters/matrix/metrics', query: { project_id: (await freshClickhouseCluster(f)).projectId } }),
+    expected: all(401, 404, 200, 200, 200, 403),
+  },
+
   // Public: the console counts events before sign-in too.
   { call: 'POST telemetry (public)', request: async () => ({ method: 'POST', path: 'telemetry', body: { events: [{ name: 'matrix' }] } }), expected: all(202, 202, 202, 202, 202, 202) },
+
+  // qryn (Acme Production has an instance): reads for every member who sees the project, read-only included (the
+  // Overview); keys, tokens and settings need write access.
+  ...qrynRows(),
 ];
+
+function qrynRows(): Row[] {
+  const project = (f: Fixture) => ({ project_id: f.productionId });
+  const read = all(401, 404, 200, 200, 200, 403);
+  const write = all(401, 404, 200, 200, 403, 403);
+  const freshToken = async (f: Fixture) => {
+    const instance = (await findInstanceOfProject(f.api.db, f.productionId))!;
+    return (await insertToken(f.api.db, { instanceId: instance.id, name: `matrix ${++counter}`, scope: 'read', token: `qt_matrix_${counter}_${Date.now()}`, creatorUserId: null })).id;
+  };
+  return [
+    { call: 'GET integrations/qryn/cloud/resources', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/cloud/resources', query: project(f) }), expected: read },
+    { call: 'GET integrations/qryn/writer-regions', request: async () => ({ method: 'GET', path: 'integrations/qryn/writer-regions' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/qryn/retention/policies', request: async () => ({ method: 'GET', path: 'integrations/qryn/retention/policies' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/qryn/config', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/config', query: project(f) }), expected: read },
+    {
+      call: 'GET integrations/qryn/metrics',
+      request: async (f) => ({ method: 'GET', path: 'integrations/qryn/metrics', query: { ...project(f), start: 0, end: Math.floor(Date.now() / 1000) } }),
+      expected: read,
+    },
+    { call: 'GET integrations/qryn/tokens', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/tokens', query: project(f) }), expected: write },
+    { call: 'POST integrations/qryn/tokens', request: async (f) => ({ method: 'POST', path: 'integrations/qryn/tokens', body: { name: 'matrix', scope: 'read', project_id: f.productionId } }), expected: all(401, 404, 201, 201, 403, 403) },
+    { call: 'DELETE integrations/qryn/tokens/{id}', request: async (f) => ({ method: 'DELETE', path: `integrations/qryn/tokens/${await freshToken(f)}`, query: project(f) }), expected: write },
+    { call: 'GET integrations/qryn/config/credentials/rotate', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/config/credentials/rotate', query: project(f) }), expected: write },
+    { call: 'PATCH integrations/qryn/retention/policies', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/retention/policies', query: project(f), body: { ttl_addon_id: 'retention-7d' } }), expected: write },
+    { call: 'PATCH integrations/qryn/fingerprints/limit', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/fingerprints/limit', query: project(f), body: { limit: 0 } }), expected: write },
+    { call: 'PATCH integrations/qryn/cache', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/cache', query: project(f), body: { enabled: true } }), expected: write },
+    { call: 'PATCH integrations/qryn/drilldown', request: async (f) => ({ method: 'PATCH', path: 'integrations/qryn/drilldown', query: project(f), body: { enabled: false } }), expected: write },
+  ];
+}
 
 describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
   let fixture: Fixture;
   const tokens: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    const api = await startApi(target);
+    const api = await startApi(target, { products: true });
     const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     const acmeBillingId = (await api.db.query<{ billing_account_id: number }>('SELECT billing_account_id FROM organizations WHERE id = $1', [acmeId]))[0].billing_account_id;
     fixture = { api, acmeId, productionId, acmeBillingId };
+    await enableQryn(api, productionId, (await api.user('demo@example.com')).id, acmeId);
     tokens.personal = await api.tokenFor('new@example.com');
     tokens.owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
     tokens.readWrite = await api.tokenFor('dev@example.com', { organizationId: acmeId });

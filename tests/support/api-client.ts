@@ -3,12 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type PlatformConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
 import { createMailer, type Mailer } from '../../server/adapters/mail/mailer';
-import { createApiHandler } from '../../server/api/api-handler';
+import { createApiHandler, type ApiDependencies } from '../../server/api/api-handler';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createAccessTokenVerifier } from '../../server/identity/verify-access-token';
 import { loadOrCreateSigningKeys } from '../../server/identity/signing-keys';
 import { seedDemoData } from '../../server/db/seed';
 import { findUserByEmail, type UserRow } from '../../server/db/repositories/users-repository';
 import { createFreshPostgresDatabase, type DatabaseTarget } from './postgres';
+import { createClock, type Clock } from '../../server/clock';
+import { createServiceRegistry, type ServiceRegistry } from '../../server/api/service-status';
+import { createJobQueue } from '../../server/jobs/job-queue';
+import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from '../../server/products/product-registry';
+import type { ProductFactory } from '../../server/products/product-backend';
 import { createTokenMinter, type MintOptions, type TokenMinter } from './mint-token';
 
 export interface ApiResponse<T = any> {
@@ -36,6 +44,10 @@ export interface ApiHarness {
   mint: TokenMinter;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   user(email: string): Promise<UserRow>;
+  /** The business clock the API reads (tests move it). */
+  clock: Clock;
+  products: ProductRegistry;
+  services: ServiceRegistry;
   /** A token for a seeded user, by email, in personal mode or for an organization. */
   tokenFor(email: string, options?: MintOptions): Promise<string>;
   close(): Promise<void>;
@@ -46,6 +58,14 @@ export interface StartApiOptions {
   mailer?: Mailer;
   /** Wraps the database the API handler sees (e.g. to make one statement fail); the harness keeps the real one. */
   wrapDatabase?: (db: Database) => Database;
+  /**
+   * Product back ends the API serves (default none): a list (e.g. a recording test product), or true for every
+   * product of the installation (PRODUCT_FACTORIES). They are started (listeners, storage servers) with a temp data
+   * folder; the job queue is not, so their jobs stay queued unless the test runs it.
+   */
+  products?: readonly ProductFactory[] | boolean;
+  /** Parts the test owns instead (e.g. a started job queue or a clock it moves). */
+  platform?: Pick<ApiDependencies, 'clock' | 'jobs' | 'products'>;
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -63,10 +83,26 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: '/nonexistent' });
+  const factories = options.products === true ? PRODUCT_FACTORIES : options.products || [];
+  const productsDir = factories.length > 0 ? await mkdtemp(path.join(tmpdir(), 'api-products-')) : undefined;
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: productsDir ?? '/nonexistent' });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
-  const handler = createApiHandler({ db: options.wrapDatabase ? options.wrapDatabase(db) : db, config, verifyAccessToken, mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }) });
+  const clock = options.platform?.clock ?? createClock();
+  const services = createServiceRegistry(db);
+  const jobs = options.platform?.jobs ?? createJobQueue(db);
+  const products = options.platform?.products ?? createProductRegistry({ db, config, clock, jobs, services, log: () => undefined }, factories);
+  if (!options.platform?.products) await products.start();
+  const handler = createApiHandler({
+    db: options.wrapDatabase ? options.wrapDatabase(db) : db,
+    config,
+    verifyAccessToken,
+    mailer: options.mailer ?? createMailer(db, { from: config.mailFrom }),
+    clock,
+    services,
+    jobs,
+    products,
+  });
   server.on('request', (req, res) => void handler(req, res));
   const mint = await createTokenMinter(db, config);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -83,6 +119,9 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     db,
     mint,
     user,
+    clock,
+    products,
+    services,
     async tokenFor(email, mintOptions) {
       return mint(await user(email), mintOptions);
     },
@@ -115,8 +154,10 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.platform?.products) await products.close();
       await db.close();
       await drop?.();
+      if (productsDir) await rm(productsDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type PlatformConfig } from '../../server/config';
-import { startPlatform, type RunningPlatform } from '../../server/platform';
+import { startPlatform, type RunningPlatform, type StartPlatformOptions } from '../../server/platform';
 import { createFreshPostgresDatabase } from './postgres';
 
 export interface TestPlatformOptions {
@@ -17,6 +17,9 @@ export interface TestPlatformOptions {
   /** A fixed port (to restart on the same origin); default a free one. */
   port?: number;
   quiet?: boolean;
+  /** Product back ends besides the installation's (a recording test product). */
+  extraProducts?: StartPlatformOptions['extraProducts'];
+  lifecycleIntervalMs?: number;
   /** Use the embedded database even when TEST_DATABASE_URL names a server (tests that run on both). */
   embedded?: boolean;
 }
@@ -56,7 +59,12 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   });
   let platform: RunningPlatform;
   try {
-    platform = await startPlatform(config, { seed: options.seed, quiet: options.quiet ?? true });
+    platform = await startPlatform(config, {
+      seed: options.seed,
+      quiet: options.quiet ?? true,
+      extraProducts: options.extraProducts,
+      lifecycleIntervalMs: options.lifecycleIntervalMs,
+    });
   } catch (error) {
     if (ownsDir) await rm(dataDir, { recursive: true, force: true });
     await dropDatabase?.();

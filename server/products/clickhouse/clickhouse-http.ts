@@ -1,0 +1,57 @@
+// A few queries over ClickHouse's HTTP interface (basic auth; FORMAT JSON answers { data: [...] }). The platform
+// needs only SELECTs and a handful of statements, so no client library is involved.
+
+export interface ClickhouseEndpoint {
+  host: string;
+  port: number;
+  secure?: boolean;
+  user: string;
+  password: string;
+}
+
+export class ClickhouseError extends Error {
+  constructor(
+    message: string,
+    /** ClickHouse's error code (193 wrong password, 195 address not allowed), or 0 when the server was not reached. */
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function clickhouseQuery<T = Record<string, unknown>>(endpoint: ClickhouseEndpoint, sql: string, options: { timeoutMs?: number; database?: string } = {}): Promise<T[]> {
+  const text = await clickhouseExec(endpoint, `${sql} FORMAT JSON`, options);
+  return (JSON.parse(text) as { data: T[] }).data;
+}
+
+export async function clickhouseExec(endpoint: ClickhouseEndpoint, sql: string, options: { timeoutMs?: number; database?: string } = {}): Promise<string> {
+  const url = new URL(`${endpoint.secure ? 'https' : 'http'}://${endpoint.host}:${endpoint.port}/`);
+  if (options.database) url.searchParams.set('database', options.database);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${endpoint.user}:${endpoint.password}`).toString('base64')}` },
+      body: sql,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    throw new ClickhouseError(`Could not reach ${endpoint.host}:${endpoint.port} (${cause}).`, 0);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const code = Number(/Code: (\d+)/.exec(text)?.[1] ?? 0);
+    throw new ClickhouseError(text.split(', e.what()')[0].trim() || `HTTP ${response.status}`, code);
+  }
+  return text;
+}
+
+/** True when the server answers SELECT 1 with these credentials. */
+export async function answersSelectOne(endpoint: ClickhouseEndpoint, timeoutMs = 2_000): Promise<boolean> {
+  try {
+    return (await clickhouseExec(endpoint, 'SELECT 1', { timeoutMs })).trim() === '1';
+  } catch {
+    return false;
+  }
+}

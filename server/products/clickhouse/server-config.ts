@@ -1,0 +1,143 @@
+import path from 'node:path';
+
+// The config files of one clickhouse-server process (Debian's 18.16: the root element is <yandex>). Rendered from
+// the cluster's plan on every start and on every IP safe list change; the server re-reads users.xml by itself
+// within a few seconds, so a changed safe list applies without a restart.
+
+export interface RemoteReplica {
+  host: string;
+  tcpPort: number;
+  /** The node's own database when it shares a process (nodes beyond the local cap). */
+  database: string | null;
+}
+
+export interface ServerConfigInput {
+  dir: string;
+  httpPort: number;
+  tcpPort: number;
+  clusterName: string;
+  /** shards → replicas, as they go into remote_servers. */
+  shards: RemoteReplica[][];
+  adminUser: string;
+  adminPasswordSha256: string;
+  ipSafeList: readonly string[];
+  /** The platform's own user: distributed queries between the nodes, health checks and metrics; loopback only. */
+  internalUser: string;
+  internalPassword: string;
+}
+
+const xml = (value: string | number) =>
+  String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * An IPv4 safe list entry as ClickHouse 18.16 matches it. That version compares addresses as IPv6 and applies an
+ * IPv4 prefix length to the whole 128 bits, so "10.0.0.1/32" would admit 127.0.0.1 (measured). Written as an
+ * IPv4-mapped IPv6 network (::ffff:a.b.c.d/96+n) it matches exactly the addresses the user meant.
+ */
+export function networkEntry(entry: string): string {
+  const [address, bits] = entry.split('/');
+  if (bits === undefined) return address;
+  return `::ffff:${address}/${96 + Number(bits)}`;
+}
+
+export function renderUsersXml(input: Pick<ServerConfigInput, 'adminUser' | 'adminPasswordSha256' | 'ipSafeList' | 'internalUser' | 'internalPassword'>): string {
+  const networks = input.ipSafeList.length === 0 ? ['::/0'] : input.ipSafeList.map(networkEntry);
+  return `<?xml version="1.0"?>
+<yandex>
+  <profiles>
+    <default>
+      <log_queries>1</log_queries>
+      <max_memory_usage>2000000000</max_memory_usage>
+    </default>
+  </profiles>
+  <users>
+    <${input.adminUser}>
+      <password_sha256_hex>${xml(input.adminPasswordSha256)}</password_sha256_hex>
+      <networks>
+${networks.map((n) => `        <ip>${xml(n)}</ip>`).join('\n')}
+      </networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </${input.adminUser}>
+    <${input.internalUser}>
+      <password>${xml(input.internalPassword)}</password>
+      <networks>
+        <ip>127.0.0.1</ip>
+        <ip>::1</ip>
+      </networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </${input.internalUser}>
+  </users>
+  <quotas>
+    <default>
+      <interval>
+        <duration>3600</duration>
+        <queries>0</queries>
+        <errors>0</errors>
+        <result_rows>0</result_rows>
+        <read_rows>0</read_rows>
+        <execution_time>0</execution_time>
+      </interval>
+    </default>
+  </quotas>
+</yandex>
+`;
+}
+
+export function renderConfigXml(input: ServerConfigInput): string {
+  const dir = input.dir;
+  const remote = input.shards
+    .map(
+      (replicas) => `      <shard>
+        <weight>1</weight>
+        <internal_replication>false</internal_replication>
+${replicas
+  .map(
+    (r) => `        <replica>
+          <host>${xml(r.host)}</host>
+          <port>${r.tcpPort}</port>
+          <user>${xml(input.internalUser)}</user>
+          <password>${xml(input.internalPassword)}</password>${r.database ? `\n          <default_database>${xml(r.database)}</default_database>` : ''}
+        </replica>`,
+  )
+  .join('\n')}
+      </shard>`,
+    )
+    .join('\n');
+  return `<?xml version="1.0"?>
+<yandex>
+  <logger>
+    <level>warning</level>
+    <log>${xml(path.join(dir, 'log', 'server.log'))}</log>
+    <errorlog>${xml(path.join(dir, 'log', 'error.log'))}</errorlog>
+    <size>10M</size>
+    <count>1</count>
+  </logger>
+  <http_port>${input.httpPort}</http_port>
+  <tcp_port>${input.tcpPort}</tcp_port>
+  <listen_host>127.0.0.1</listen_host>
+  <path>${xml(path.join(dir, 'data'))}/</path>
+  <tmp_path>${xml(path.join(dir, 'tmp'))}/</tmp_path>
+  <user_files_path>${xml(path.join(dir, 'user_files'))}/</user_files_path>
+  <format_schema_path>${xml(path.join(dir, 'format_schemas'))}/</format_schema_path>
+  <users_config>${xml(path.join(dir, 'users.xml'))}</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <mark_cache_size>268435456</mark_cache_size>
+  <max_concurrent_queries>100</max_concurrent_queries>
+  <timezone>UTC</timezone>
+  <remote_servers>
+    <${input.clusterName}>
+${remote}
+    </${input.clusterName}>
+  </remote_servers>
+  <query_log>
+    <database>system</database>
+    <table>query_log</table>
+    <partition_by>toYYYYMM(event_date)</partition_by>
+    <flush_interval_milliseconds>1000</flush_interval_milliseconds>
+  </query_log>
+</yandex>
+`;
+}

@@ -1,0 +1,102 @@
+import { identifier, type StorageClient } from '../storage-client';
+import { Batch, IngestError, dayOf } from './batch';
+import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../../../../contract/qryn';
+
+// Writes a validated Batch into an instance's database. Series rows (time_series, series_labels) go first, so a
+// sample is never readable without its labels. A series is written once per day per process (a small memory of
+// what was written); after a restart it is written again, which ReplacingMergeTree folds away.
+//
+// The fingerprint limit: the distinct fingerprints of the current month (UTC) are loaded once per instance and
+// month and kept up to date here; a batch that would bring a new fingerprint past the limit is refused whole (429).
+
+export interface InstanceTarget {
+  id: string;
+  database: string;
+  client: StorageClient;
+  fingerprintLimit: number;
+}
+
+const MAX_REMEMBERED = 200_000;
+
+export function createWriter(nowMs: () => number) {
+  const written = new Set<string>();
+  const monthly = new Map<string, { month: string; fingerprints: Set<string> }>();
+
+  async function monthFingerprints(target: InstanceTarget, month: string): Promise<Set<string>> {
+    const known = monthly.get(target.id);
+    if (known && known.month === month) return known.fingerprints;
+    const rows = await target.client.query<{ fingerprint: string }>(
+      `SELECT DISTINCT toString(fingerprint) AS fingerprint FROM ${identifier(target.database)}.time_series WHERE date >= toDate('${month}-01')`,
+    );
+    const entry = { month, fingerprints: new Set(rows.map((r) => r.fingerprint)) };
+    monthly.set(target.id, entry);
+    return entry.fingerprints;
+  }
+
+  return {
+    /** The month's distinct fingerprints reached the limit (limit above 0). */
+    async limitReached(target: InstanceTarget): Promise<boolean> {
+      if (target.fingerprintLimit <= 0) return false;
+      const month = new Date(nowMs()).toISOString().slice(0, 7);
+      return (await monthFingerprints(target, month)).size >= target.fingerprintLimit;
+    },
+
+    async write(target: InstanceTarget, batch: Batch): Promise<void> {
+      const db = identifier(target.database);
+      const month = new Date(nowMs()).toISOString().slice(0, 7);
+      if (target.fingerprintLimit > 0 && batch.series.size > 0) {
+        const monthSet = await monthFingerprints(target, month);
+        const fresh = [...batch.series.keys()].filter((fp) => !monthSet.has(fp));
+        if (fresh.length > 0 && monthSet.size + fresh.length > target.fingerprintLimit) throw new IngestError(FINGERPRINT_LIMIT_REACHED_MESSAGE, 429);
+      }
+      // Each series is recorded for every day it has samples on (retention drops days, labels must survive with them).
+      const seriesDays = new Set<string>();
+      for (const log of batch.logs) seriesDays.add(`${log.fingerprint}|${dayOf(log.timestampNs)}`);
+      for (const sample of batch.metrics) seriesDays.add(`${sample.fingerprint}|${dayOf(sample.timestampNs)}`);
+      const seriesRows: (string | number)[][] = [];
+      const labelRows: (string | number)[][] = [];
+      const remember: string[] = [];
+      for (const key of seriesDays) {
+        const memo = `${target.id}|${key}`;
+        if (written.has(memo)) continue;
+        const [fingerprint, day] = key.split('|');
+        const series = batch.series.get(fingerprint)!;
+        seriesRows.push([day, series.type, fingerprint, JSON.stringify(series.labels)]);
+        for (const [k, v] of Object.entries(series.labels)) labelRows.push([day, series.type, k, v, fingerprint]);
+        remember.push(memo);
+      }
+      await target.client.insert(`${db}.time_series`, ['date', 'type', 'fingerprint', 'labels'], seriesRows);
+      await target.client.insert(`${db}.series_labels`, ['date', 'type', 'key', 'val', 'fingerprint'], labelRows);
+      await target.client.insert(
+        `${db}.log_samples`,
+        ['date', 'fingerprint', 'timestamp_ns', 'line'],
+        batch.logs.map((l) => [dayOf(l.timestampNs), l.fingerprint, l.timestampNs, l.line]),
+      );
+      await target.client.insert(
+        `${db}.metric_samples`,
+        ['date', 'fingerprint', 'timestamp_ns', 'value'],
+        batch.metrics.map((m) => [dayOf(m.timestampNs), m.fingerprint, m.timestampNs, m.value]),
+      );
+      await target.client.insert(
+        `${db}.spans`,
+        ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'source', 'payload'],
+        batch.spans.map((s) => [
+          dayOf(s.timestampNs), s.traceId, s.spanId, s.parentId, s.name, s.serviceName, s.kind, s.timestampNs, s.durationNs, s.statusCode,
+          s.attributes.map(([k]) => k), s.attributes.map(([, v]) => v), s.source, s.payload,
+        ]),
+      );
+      if (written.size + remember.length > MAX_REMEMBERED) written.clear();
+      for (const memo of remember) written.add(memo);
+      const known = monthly.get(target.id);
+      if (known && known.month === month) for (const fp of batch.series.keys()) known.fingerprints.add(fp);
+    },
+
+    /** Forget what was remembered of an instance (its database was dropped or its limit changed). */
+    forget(instanceId: string): void {
+      monthly.delete(instanceId);
+      for (const memo of written) if (memo.startsWith(`${instanceId}|`)) written.delete(memo);
+    },
+  };
+}
+
+export type Writer = ReturnType<typeof createWriter>;

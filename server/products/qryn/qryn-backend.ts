@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeInput } from '../../../contract/common';
+import { QrynEnableBody } from '../../../contract/stack';
+import { ValidationError } from '../../api/http';
+import type { Queryable } from '../../db/database';
+import type { EnableRequest, EnableResult, ProductBackend, ProductPlatform } from '../product-backend';
+import { createGateway, type Gateway } from './gateway';
+import { createWriter, type Writer } from './ingest/writer';
+import { findInstance, findInstanceOfIntegration, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
+import { registerQrynRoutes } from './qryn-routes';
+import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
+import { enforceRetention } from './stats';
+import { storageClient, type StorageClient } from './storage-client';
+import { createStorageResolver, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
+import { startStorageServer, type StorageServer } from './storage-server';
+
+// qryn's back end: the shared storage server (started with the platform), the instances (one ClickHouse database
+// each, with an API key and secret), the ingestion gateway under /qryn/{instanceId}/ and the qryn API calls.
+
+export const QRYN_PRODUCT = { slug: 'qryn', name: 'qryn' } as const;
+const RETENTION_JOB = 'qryn.retention';
+const DROP_JOB = 'qryn.drop-database';
+const RETENTION_SUBJECT = 'qryn:retention';
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface QrynBackend extends ProductBackend {
+  readonly gateway: Gateway;
+  readonly writer: Writer;
+  readonly resolver: StorageResolver;
+  /** The shared storage server (undefined before start or after close). */
+  storageServer(): StorageServer | undefined;
+  storageOf(instance: QrynInstanceRow): Promise<StorageClient>;
+  /** The instance URL that the console shows and clients push to. */
+  instanceUrl(instanceId: string): string;
+  /** Forget cached credentials and remembered series of an instance (after rotation, deletion, limit change). */
+  invalidate(instanceId?: string): void;
+  /** Runs retention over every instance now (the scheduled job calls this). */
+  runRetention(): Promise<string[]>;
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export const newApiKey = () => `qk_${randomBytes(12).toString('hex')}`;
+export const newSecret = () => `qs_${randomBytes(24).toString('base64url')}`;
+export const newToken = () => `qt_${randomBytes(24).toString('base64url')}`;
+
+export function createQrynBackend(platform: ProductPlatform, options: { projectClusters?: ProjectClusterSource } = {}): QrynBackend {
+  let server: StorageServer | undefined;
+  const clients = new Map<string, StorageClient>();
+  const resolver = createStorageResolver(() => server, options.projectClusters);
+  const writer = createWriter(() => platform.clock.nowMs());
+  const nowMs = () => platform.clock.nowMs();
+
+  async function storageOf(instance: { project_id: number; cluster_id: string }): Promise<StorageClient> {
+    const endpoint = await resolver.resolve(instance.project_id, instance.cluster_id);
+    if (!endpoint) throw new Error(`The storage ${instance.cluster_id} is not available.`);
+    const key = `${endpoint.url}|${endpoint.user}|${endpoint.password}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = storageClient(endpoint)));
+    return client;
+  }
+
+  const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
+
+  async function runRetention(): Promise<string[]> {
+    const today = new Date(nowMs()).toISOString().slice(0, 10);
+    const dropped: string[] = [];
+    for (const instance of await listInstances(platform.db)) {
+      const client = await storageOf(instance).catch(() => undefined);
+      if (!client) continue;
+      for (const part of await enforceRetention(client, instance.database_name, instance.ttl_days, today)) dropped.push(`${instance.id}:${part}`);
+    }
+    if (dropped.length > 0) platform.log(`[qryn] retention dropped ${dropped.length} partitions`);
+    return dropped;
+  }
+
+  const backend: QrynBackend = {
+    slug: QRYN_PRODUCT.slug,
+    httpPrefix: gateway.prefix,
+    gateway,
+    writer,
+    resolver,
+    storageServer: () => server,
+    storageOf,
+    instanceUrl: (id) => `${platform.config.publicUrl}${gateway.prefix}/${id}`,
+    invalidate(instanceId) {
+      gateway.invalidate();
+      if (instanceId) writer.forget(instanceId);
+    },
+    runRetention,
+    handleHttp: (req, res) => gateway.handle(req, res),
+
+    async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult & { apiKey: string; apiSecret: string }> {
+      const outcome = decodeInput(QrynEnableBody, request.input);
+      if (!outcome.ok) throw new ValidationError(outcome.errors);
+      const body = outcome.value;
+      const errors: Record<string, string[]> = {};
+      const resources = await resolver.resources(request.projectId);
+      if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = ['Please select where the data will be stored.'];
+      if (!writerRegions().some((r) => r.code === body.writer_region_code)) errors.writer_region_code = ['Please select from where qryn data will be ingested'];
+      const policy = RETENTION_POLICIES.find((p) => p.id === (body.ttl_addon_id || DEFAULT_RETENTION_POLICY_ID));
+      if (!policy) errors.ttl_addon_id = ['Please select a retention plan.'];
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      if (await findInstanceOfIntegration(tx, request.integrationId)) {
+        throw new ValidationError({ _form: ['qryn is already enabled for this project.'] });
+      }
+      const id = randomBytes(8).toString('hex');
+      const database = databaseOf(id);
+      const apiKey = newApiKey();
+      const apiSecret = newSecret();
+      await insertInstance(tx, {
+        id,
+        integration_id: request.integrationId,
+        project_id: request.projectId,
+        organization_id: request.organizationId,
+        cluster_id: body.cluster_id,
+        writer_region_code: body.writer_region_code,
+        multi_org: body.multi_org ?? false,
+        ttl_addon_id: policy!.id,
+        ttl_days: policy!.ttl_days,
+        database_name: database,
+        api_key: apiKey,
+        api_secret_hash: hashSecret(apiSecret),
+      });
+      // Creating a database and five tables takes tens of milliseconds: done here, so the instance accepts data as
+      // soon as the answer arrives. Should the surrounding transaction fail afterwards, an empty database is left
+      // behind (docs/qryn.md, what is left).
+      await createInstanceSchema(await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }), database);
+      return {
+        items: [
+          { label: 'API KEY', value: apiKey },
+          { label: 'API SECRET', value: apiSecret },
+        ],
+        hasJsonDownload: true,
+        apiKey,
+        apiSecret,
+      };
+    },
+
+    async release(tx, integration) {
+      const instance = await findInstanceOfIntegration(tx, integration.integrationId);
+      if (!instance) return;
+      await deleteInstance(tx, instance.id);
+      // The keys and tokens are refused as soon as the transaction commits (rows gone); the data is dropped by a job.
+      await platform.jobs.enqueue(tx, DROP_JOB, { subject: `qryn-instance:${instance.id}`, payload: { instanceId: instance.id, projectId: instance.project_id, clusterId: instance.cluster_id, database: instance.database_name } });
+      backend.invalidate(instance.id);
+    },
+
+    registerRoutes(router, ctx) {
+      registerQrynRoutes(router, ctx, backend);
+    },
+
+    async start() {
+      server = await startStorageServer({ dir: path.join(platform.config.dataDir, 'storage'), log: platform.log });
+      platform.services.register(QRYN_PRODUCT, 'Storage', async () => (server ? server.ping() : false));
+      platform.services.register(QRYN_PRODUCT, 'Ingestion gateway', async () => {
+        // Through the platform's own listener, as a client would reach it.
+        const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
+        const response = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${platform.config.port}${gateway.prefix}/0/ready`, { signal: AbortSignal.timeout(2_000) });
+        return response.ok;
+      });
+      platform.jobs.register(DROP_JOB, async ({ job }) => {
+        const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };
+        if (await findInstance(platform.db, payload.instanceId)) return { skipped: true };
+        await dropInstanceSchema(await storageOf({ project_id: payload.projectId, cluster_id: payload.clusterId }), payload.database);
+        backend.invalidate(payload.instanceId);
+        return { dropped: payload.database };
+      });
+      platform.jobs.register(RETENTION_JOB, async () => {
+        const dropped = await runRetention();
+        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: RETENTION_INTERVAL_MS });
+        return { dropped };
+      });
+      const latest = await platform.jobs.latest(RETENTION_SUBJECT, RETENTION_JOB);
+      if (!latest || (latest.status !== 'queued' && latest.status !== 'running')) {
+        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: 60_000 });
+      }
+    },
+
+    async close() {
+      const running = server;
+      server = undefined;
+      clients.clear();
+      await running?.close();
+    },
+  };
+  return backend;
+}
+
+export const qrynProductFactory = (platform: ProductPlatform): ProductBackend => createQrynBackend(platform);

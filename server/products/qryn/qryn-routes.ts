@@ -1,0 +1,222 @@
+import {
+  CreateTokenBody,
+  FINGERPRINT_LIMIT_UPDATED_MESSAGE,
+  KEYS_ROTATED_MESSAGE,
+  MetricsQuery,
+  RETENTION_UPDATED_MESSAGE,
+  STATS_UNAVAILABLE_MESSAGE,
+  TOKEN_CREATED_MESSAGE,
+  TOKEN_DELETED_MESSAGE,
+  TokenIdParam,
+  ToggleBody,
+  UpdateFingerprintLimitBody,
+  UpdateRetentionBody,
+  cacheMessage,
+  configLoadErrorMessage,
+  drilldownMessage,
+  type QrynConfig,
+  type QrynToken,
+} from '../../../contract/qryn';
+import { ProjectIdQuery } from '../../../contract/common';
+import type { ApiContext, ApiRouter } from '../../api/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
+import { ApiError, ValidationError, badRequest, decodeOrThrow, notFound, readBody, sendJson } from '../../api/http';
+import { visibleProjectOr404 } from '../../api/project-routes';
+import type { QrynBackend } from './qryn-backend';
+import { newApiKey, newSecret, newToken } from './qryn-backend';
+import {
+  deleteToken,
+  findInstanceOfProject,
+  hashSecret,
+  insertToken,
+  listTokens,
+  updateCredentials,
+  updateFlag,
+  updateRetention,
+  type QrynInstanceRow,
+  type QrynTokenRow,
+} from './qryn-repository';
+import { instanceStats } from './stats';
+import { RETENTION_POLICIES, writerRegions } from './storage-resolver';
+
+// qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
+// reads are open to the project's members, read-only members included (the Overview); changes, keys and tokens
+// need write access to the organization.
+
+const toToken = (row: QrynTokenRow, token?: string): QrynToken => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  token: token ?? row.token_hint,
+  created_at: row.created_at.toISOString(),
+});
+
+export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: QrynBackend): void {
+  async function projectOf(caller: Caller, query: Record<string, string>) {
+    const { project_id } = decodeOrThrow(ProjectIdQuery, query);
+    if (caller.organizationId !== null) await requireOrganization(caller);
+    return visibleProjectOr404(ctx, caller, project_id);
+  }
+
+  /** The caller's project's instance; `write` also requires write access (read-only members get 403). */
+  async function instanceOf(caller: Caller, query: Record<string, string>, access: 'read' | 'write'): Promise<QrynInstanceRow> {
+    const project = await projectOf(caller, query);
+    if (access === 'write') await requireWritable(caller);
+    const instance = await findInstanceOfProject(ctx.db, project.id);
+    if (!instance) throw badRequest(configLoadErrorMessage(project.id), 'qryn is not enabled for this project. Enable it from the stack page.');
+    return instance;
+  }
+
+  async function isReadOnly(caller: Caller): Promise<boolean> {
+    if (caller.organizationId === null) return false;
+    return Boolean((await caller.membership())?.read_only);
+  }
+
+  /** Body fields with project_id allowed beside them (the spec sends it in the body of POST tokens). */
+  async function bodyOf(req: Parameters<Parameters<ApiRouter['add']>[2]>[0]['req']): Promise<Record<string, unknown>> {
+    const body = await readBody(req);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Invalid request', 'The body must be a JSON object.');
+    const { project_id: _ignored, ...rest } = body as Record<string, unknown>;
+    return rest;
+  }
+
+  router.add('GET', 'integrations/qryn/cloud/resources', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const project = await projectOf(caller, query);
+    sendJson(res, 200, await qryn.resolver.resources(project.id));
+  });
+
+  router.add('GET', 'integrations/qryn/writer-regions', async ({ res }, scope) => {
+    requireCaller(await scope.caller());
+    sendJson(res, 200, writerRegions());
+  });
+
+  router.add('GET', 'integrations/qryn/retention/policies', async ({ res }, scope) => {
+    requireCaller(await scope.caller());
+    sendJson(res, 200, RETENTION_POLICIES);
+  });
+
+  router.add('GET', 'integrations/qryn/config', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    const readOnly = await isReadOnly(caller);
+    const client = await qryn.storageOf(instance).catch(() => undefined);
+    const reached = client
+      ? await qryn.writer.limitReached({ id: instance.id, database: instance.database_name, client, fingerprintLimit: instance.fingerprint_limit }).catch(() => false)
+      : false;
+    const config: QrynConfig = {
+      id: instance.id,
+      project_id: instance.project_id,
+      api_key: readOnly ? null : instance.api_key,
+      api_secret: null,
+      organization_id: instance.organization_id,
+      clickhouse_cluster_id: instance.cluster_id,
+      writer_region_code: instance.writer_region_code,
+      url: qryn.instanceUrl(instance.id),
+      multi_org: instance.multi_org,
+      ttl_addon_id: instance.ttl_addon_id,
+      ttl_days: instance.ttl_days,
+      fingerprint_limit: instance.fingerprint_limit,
+      cache_enabled: instance.cache_enabled,
+      use_drilldown: instance.use_drilldown,
+      created_at: instance.created_at.toISOString(),
+      read_only_token: null,
+      fingerprint_limit_reached: reached,
+    };
+    sendJson(res, 200, config);
+  });
+
+  router.add('GET', 'integrations/qryn/metrics', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const period = decodeOrThrow(MetricsQuery, query);
+    if (period.end < period.start) throw new ValidationError({ end: ['The end must not be before the start.'] });
+    const instance = await instanceOf(caller, query, 'read');
+    try {
+      const client = await qryn.storageOf(instance);
+      const today = new Date(ctx.clock.nowMs()).toISOString().slice(0, 10);
+      sendJson(res, 200, await instanceStats(client, instance.database_name, period, { ttlDays: instance.ttl_days, fingerprintLimit: instance.fingerprint_limit, today }));
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError(503, STATS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
+    }
+  });
+
+  router.add('GET', 'integrations/qryn/tokens', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'write');
+    sendJson(res, 200, (await listTokens(ctx.db, instance.id)).map((row) => toToken(row)));
+  });
+
+  router.add('POST', 'integrations/qryn/tokens', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const raw = (await readBody(req)) as Record<string, unknown>;
+    const projectQuery = query.project_id !== undefined ? query : { project_id: String(raw?.project_id ?? '') };
+    const { project_id: _ignored, ...fields } = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : ({} as Record<string, unknown>);
+    const body = decodeOrThrow(CreateTokenBody, fields);
+    const instance = await instanceOf(caller, projectQuery, 'write');
+    const token = newToken();
+    const row = await insertToken(ctx.db, { instanceId: instance.id, name: body.name.trim() || body.name, scope: body.scope ?? 'read', token, creatorUserId: caller.userId });
+    sendJson(res, 201, { message: TOKEN_CREATED_MESSAGE, token: toToken(row, token) });
+  });
+
+  router.add('DELETE', 'integrations/qryn/tokens/:id', async ({ res, query, params }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const { id } = decodeOrThrow(TokenIdParam, params);
+    const instance = await instanceOf(caller, query, 'write');
+    if (!(await deleteToken(ctx.db, instance.id, id))) throw notFound(`There is no token ${id} in this qryn instance.`);
+    qryn.invalidate();
+    sendJson(res, 200, { message: TOKEN_DELETED_MESSAGE });
+  });
+
+  // A GET that writes (the spec's call): the old key and secret stop working at once.
+  router.add(
+    'GET',
+    'integrations/qryn/config/credentials/rotate',
+    async ({ res, query }, scope) => {
+      const caller = requireCaller(await scope.caller());
+      const instance = await instanceOf(caller, query, 'write');
+      const apiKey = newApiKey();
+      const apiSecret = newSecret();
+      await updateCredentials(ctx.db, instance.id, apiKey, hashSecret(apiSecret));
+      qryn.invalidate();
+      sendJson(res, 200, { message: KEYS_ROTATED_MESSAGE, api_key: apiKey, api_secret: apiSecret });
+    },
+    { readOnly: false },
+  );
+
+  router.add('PATCH', 'integrations/qryn/retention/policies', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(UpdateRetentionBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    const policy = RETENTION_POLICIES.find((p) => p.id === body.ttl_addon_id);
+    if (!policy) throw new ValidationError({ ttl_addon_id: ['Please select a retention plan.'] });
+    await updateRetention(ctx.db, instance.id, policy.id, policy.ttl_days);
+    sendJson(res, 200, { message: RETENTION_UPDATED_MESSAGE, ttl_addon_id: policy.id, ttl_days: policy.ttl_days });
+  });
+
+  router.add('PATCH', 'integrations/qryn/fingerprints/limit', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(UpdateFingerprintLimitBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    await updateFlag(ctx.db, instance.id, 'fingerprint_limit', body.limit);
+    qryn.invalidate(instance.id);
+    sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
+  });
+
+  router.add('PATCH', 'integrations/qryn/cache', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    await updateFlag(ctx.db, instance.id, 'cache_enabled', body.enabled);
+    sendJson(res, 200, { message: cacheMessage(body.enabled), enabled: body.enabled });
+  });
+
+  router.add('PATCH', 'integrations/qryn/drilldown', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    await updateFlag(ctx.db, instance.id, 'use_drilldown', body.enabled);
+    sendJson(res, 200, { message: drilldownMessage(body.enabled), enabled: body.enabled });
+  });
+
+}

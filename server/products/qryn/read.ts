@@ -1,0 +1,187 @@
+import { identifier, literal, type StorageClient } from './storage-client';
+import { IngestError, type SeriesType } from './ingest/batch';
+import { parseLogQuery, parseSeriesSelector, type LineFilter, type Matcher } from './selectors';
+
+// The read side: Loki's labels, label values and query_range (stream selectors and line filters), Prometheus'
+// query_range, query, series and labels for series selectors. Selectors are turned into SQL over the label index
+// (series_labels); values are passed as escaped literals (ClickHouse 18.16 has no query parameters).
+
+export class ReadError extends IngestError {}
+
+const NS_PER_S = 1_000_000_000n;
+const LOOKBACK_NS = 5n * 60n * NS_PER_S;
+const MAX_POINTS = 11_000;
+
+export interface TimeRange {
+  startNs: bigint;
+  endNs: bigint;
+}
+
+const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
+const dateClause = (range: TimeRange) => `date BETWEEN toDate('${day(range.startNs)}') AND toDate('${day(range.endNs)}')`;
+
+/** Loki and Prometheus times: nanoseconds (Loki), seconds with fraction, or RFC 3339. */
+export function parseTime(value: string | undefined, fallbackNs: bigint, unit: 'loki' | 'prometheus'): bigint {
+  if (value === undefined || value === '') return fallbackNs;
+  if (/^\d+$/.test(value) && unit === 'loki' && value.length > 12) return BigInt(value);
+  if (/^-?\d+(\.\d+)?$/.test(value)) {
+    const [whole, fraction = ''] = value.split('.');
+    return BigInt(whole) * NS_PER_S + BigInt(fraction.padEnd(9, '0').slice(0, 9)) * (whole.startsWith('-') ? -1n : 1n);
+  }
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new ReadError(`Invalid time "${value.slice(0, 40)}".`);
+  return BigInt(ms) * 1_000_000n;
+}
+
+/** A Prometheus step: seconds (with fraction) or a duration such as 15s, 1m, 1h. */
+export function parseStep(value: string | undefined): bigint {
+  if (!value) throw new ReadError('The step parameter is required.');
+  const units: Record<string, bigint> = { ms: 1_000_000n, s: NS_PER_S, m: 60n * NS_PER_S, h: 3600n * NS_PER_S, d: 86_400n * NS_PER_S };
+  const duration = /^(\d+)(ms|s|m|h|d)$/.exec(value);
+  const ns = duration ? BigInt(duration[1]) * units[duration[2]] : /^\d+(\.\d+)?$/.test(value) ? parseTime(value, 0n, 'prometheus') : -1n;
+  if (ns <= 0n) throw new ReadError('The step must be a positive duration.');
+  return ns;
+}
+
+function predicate(m: Matcher): string {
+  switch (m.op) {
+    case '=':
+      return `val = ${literal(m.value)}`;
+    case '!=':
+      return `val != ${literal(m.value)}`;
+    case '=~':
+      return `match(val, ${literal(`^(?:${m.value})$`)})`;
+    case '!~':
+      return `NOT match(val, ${literal(`^(?:${m.value})$`)})`;
+  }
+}
+
+function matchesEmpty(m: Matcher): boolean {
+  switch (m.op) {
+    case '=':
+      return m.value === '';
+    case '!=':
+      return m.value !== '';
+    case '=~':
+      return new RegExp(`^(?:${m.value})$`).test('');
+    case '!~':
+      return !new RegExp(`^(?:${m.value})$`).test('');
+  }
+}
+
+/** The fingerprints of `type` series that match every matcher and have rows in the range's days. */
+function fingerprintsSql(db: string, type: SeriesType, matchers: Matcher[], range: TimeRange): string {
+  const conditions = matchers.map((m) => {
+    const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = '${type}' AND ${dateClause(range)} AND key = ${literal(m.name)}`;
+    // A matcher that accepts the empty value also accepts series without the label (Prometheus semantics).
+    return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${predicate(m)}))` : `fingerprint IN (${labels} AND ${predicate(m)})`;
+  });
+  return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = '${type}' AND ${dateClause(range)}${conditions.map((c) => ` AND ${c}`).join('')}`;
+}
+
+async function labelsOf(client: StorageClient, db: string, type: SeriesType, fingerprints: string[]): Promise<Map<string, Record<string, string>>> {
+  const result = new Map<string, Record<string, string>>();
+  if (fingerprints.length === 0) return result;
+  const rows = await client.query<{ fp: string; labels: string }>(
+    `SELECT toString(fingerprint) AS fp, any(labels) AS labels FROM ${db}.time_series WHERE type = '${type}' AND fingerprint IN (${fingerprints.join(',')}) GROUP BY fingerprint`,
+  );
+  for (const row of rows) result.set(row.fp, JSON.parse(row.labels) as Record<string, string>);
+  return result;
+}
+
+function lineFilterSql(filter: LineFilter): string {
+  switch (filter.op) {
+    case '|=':
+      return `position(line, ${literal(filter.value)}) > 0`;
+    case '!=':
+      return `position(line, ${literal(filter.value)}) = 0`;
+    case '|~':
+      return `match(line, ${literal(filter.value)})`;
+    case '!~':
+      return `NOT match(line, ${literal(filter.value)})`;
+  }
+}
+
+export function createReader(client: StorageClient, database: string) {
+  const db = identifier(database);
+  return {
+    async labelNames(type: SeriesType, range: TimeRange): Promise<string[]> {
+      const rows = await client.query<{ key: string }>(`SELECT DISTINCT key FROM ${db}.series_labels WHERE type = '${type}' AND ${dateClause(range)} ORDER BY key`);
+      return rows.map((r) => r.key);
+    },
+
+    async labelValues(type: SeriesType, name: string, range: TimeRange): Promise<string[]> {
+      const rows = await client.query<{ val: string }>(
+        `SELECT DISTINCT val FROM ${db}.series_labels WHERE type = '${type}' AND ${dateClause(range)} AND key = ${literal(name)} ORDER BY val`,
+      );
+      return rows.map((r) => r.val);
+    },
+
+    /** Loki query_range for a log query: streams of at most `limit` lines in total. */
+    async logStreams(query: string, range: TimeRange, limit: number, direction: 'backward' | 'forward') {
+      const { matchers, filters } = parseLogQuery(query);
+      const rows = await client.query<{ fp: string; ts: string; line: string }>(
+        `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
+         WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
+           AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})${filters.map((f) => ` AND ${lineFilterSql(f)}`).join('')}
+         ORDER BY timestamp_ns ${direction === 'forward' ? 'ASC' : 'DESC'} LIMIT ${limit}`,
+      );
+      const labels = await labelsOf(client, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
+      const streams = new Map<string, [string, string][]>();
+      for (const row of rows) {
+        const values = streams.get(row.fp) ?? [];
+        values.push([row.ts, row.line]);
+        streams.set(row.fp, values);
+      }
+      return [...streams].map(([fp, values]) => ({ stream: labels.get(fp) ?? {}, values }));
+    },
+
+    /** Prometheus series for selectors. */
+    async series(selectors: string[], range: TimeRange): Promise<Record<string, string>[]> {
+      const seen = new Map<string, Record<string, string>>();
+      for (const selector of selectors) {
+        const rows = await client.query<{ fp: string }>(`SELECT toString(fingerprint) AS fp FROM (${fingerprintsSql(db, 'metrics', parseSeriesSelector(selector), range)})`);
+        for (const [fp, labels] of await labelsOf(client, db, 'metrics', rows.map((r) => r.fp))) seen.set(fp, labels);
+      }
+      return [...seen.values()];
+    },
+
+    /** Prometheus range query of a series selector: at each step the last sample within 5 minutes. */
+    async matrix(selector: string, startNs: bigint, endNs: bigint, stepNs: bigint) {
+      if (endNs < startNs) throw new ReadError('The end time must not be before the start time.');
+      if ((endNs - startNs) / stepNs + 1n > BigInt(MAX_POINTS)) throw new ReadError(`Too many points: at most ${MAX_POINTS} per series; increase the step.`);
+      const matchers = parseSeriesSelector(selector);
+      const range = { startNs: startNs - LOOKBACK_NS, endNs };
+      const rows = await client.query<{ fp: string; ts: string; value: number | string }>(
+        `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, value FROM ${db}.metric_samples
+         WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${endNs}
+           AND fingerprint IN (${fingerprintsSql(db, 'metrics', matchers, range)})
+         ORDER BY fingerprint, timestamp_ns`,
+      );
+      const bySeries = new Map<string, { ts: bigint; value: number | string }[]>();
+      for (const row of rows) {
+        const list = bySeries.get(row.fp) ?? [];
+        list.push({ ts: BigInt(row.ts), value: row.value });
+        bySeries.set(row.fp, list);
+      }
+      const labels = await labelsOf(client, db, 'metrics', [...bySeries.keys()]);
+      const result: { metric: Record<string, string>; values: [number, string][] }[] = [];
+      for (const [fp, samples] of bySeries) {
+        const values: [number, string][] = [];
+        let i = 0;
+        for (let t = startNs; t <= endNs; t += stepNs) {
+          while (i + 1 < samples.length && samples[i + 1].ts <= t) i++;
+          const sample = samples[i];
+          if (sample.ts <= t && t - sample.ts <= LOOKBACK_NS) values.push([Number(t) / 1e9, formatValue(sample.value)]);
+        }
+        if (values.length > 0) result.push({ metric: labels.get(fp) ?? {}, values });
+      }
+      return result;
+    },
+  };
+}
+
+function formatValue(value: number | string): string {
+  if (typeof value === 'string') return value === 'inf' ? '+Inf' : value === '-inf' ? '-Inf' : value === 'nan' ? 'NaN' : value;
+  return Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value);
+}

@@ -1,0 +1,50 @@
+import { identifier, type StorageClient } from './storage-client';
+
+// One ClickHouse database per qryn instance, designed for ClickHouse 18.16 (no TTL, no Map, no JSON functions):
+// - time_series: one row per series and day it was written (type logs|metrics, fingerprint, labels as sorted JSON).
+//   ReplacingMergeTree collapses repeats of a day; uniqExact(fingerprint) over a month is the fingerprint count.
+// - series_labels: the label index (key, value → fingerprint) per day, which selectors read instead of parsing JSON.
+// - log_samples / metric_samples: the samples, one table per type so that system.parts gives bytes per type.
+// - spans: trace spans (Zipkin, OTLP), with the received span kept as JSON for reads.
+// Every table is partitioned by day (`date`): retention drops whole partitions older than the instance's ttl.
+
+export const INSTANCE_TABLES = ['time_series', 'series_labels', 'log_samples', 'metric_samples', 'spans'] as const;
+export type InstanceTable = (typeof INSTANCE_TABLES)[number];
+
+/** The database of an instance (instance ids are generated: lower-case hex). */
+export function databaseOf(instanceId: string): string {
+  return identifier(`qryn_${instanceId}`);
+}
+
+export function instanceDdl(database: string): string[] {
+  const db = identifier(database);
+  return [
+    `CREATE DATABASE IF NOT EXISTS ${db}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.time_series (
+      date Date, type LowCardinality(String), fingerprint UInt64, labels String
+    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (type, fingerprint)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.series_labels (
+      date Date, type LowCardinality(String), key LowCardinality(String), val String, fingerprint UInt64
+    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (type, key, val, fingerprint)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.log_samples (
+      date Date, fingerprint UInt64, timestamp_ns Int64, line String
+    ) ENGINE = MergeTree PARTITION BY date ORDER BY (fingerprint, timestamp_ns)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.metric_samples (
+      date Date, fingerprint UInt64, timestamp_ns Int64, value Float64
+    ) ENGINE = MergeTree PARTITION BY date ORDER BY (fingerprint, timestamp_ns)`,
+    `CREATE TABLE IF NOT EXISTS ${db}.spans (
+      date Date, trace_id String, span_id String, parent_id String, name String,
+      service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
+      status_code Int32, attribute_keys Array(String), attribute_values Array(String),
+      source LowCardinality(String), payload String
+    ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`,
+  ];
+}
+
+export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {
+  for (const statement of instanceDdl(database)) await client.command(statement);
+}
+
+export async function dropInstanceSchema(client: StorageClient, database: string): Promise<void> {
+  await client.command(`DROP DATABASE IF EXISTS ${identifier(database)}`);
+}

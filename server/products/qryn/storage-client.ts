@@ -1,0 +1,94 @@
+import type { StorageEndpoint } from './storage-server';
+
+// ClickHouse over its HTTP interface. 18.16 has no query parameters ({name:Type} came later), so every value that
+// goes into SQL passes through literal(); rows go in as TabSeparated, which carries 64-bit integers exactly.
+
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    /** ClickHouse's error code (e.g. 60 unknown table, 427 bad regular expression), when it sent one. */
+    readonly code: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface StorageClient {
+  readonly endpoint: StorageEndpoint;
+  /** A SELECT answered as JSONEachRow (64-bit integers arrive as strings). */
+  query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /** DDL and other statements without a result. */
+  command(sql: string): Promise<void>;
+  /** Inserts rows (values in column order) as TabSeparated. */
+  insert(table: string, columns: readonly string[], rows: readonly (readonly TsvValue[])[]): Promise<void>;
+}
+
+export type TsvValue = string | number | bigint | boolean | readonly string[];
+
+export function storageClient(endpoint: StorageEndpoint): StorageClient {
+  const headers = { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password };
+  async function send(sql: string, body?: string): Promise<string> {
+    const url = body === undefined ? `${endpoint.url}/` : `${endpoint.url}/?query=${encodeURIComponent(sql)}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers, body: body ?? sql, signal: AbortSignal.timeout(60_000) });
+    } catch (error) {
+      throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? error.message : String(error)}`, 503, undefined);
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      const code = /Code: (\d+)/.exec(text);
+      throw new StorageError(text.trim().slice(0, 500), response.status, code ? Number(code[1]) : undefined);
+    }
+    return text;
+  }
+  return {
+    endpoint,
+    async query<T>(sql: string) {
+      const text = await send(`${sql} FORMAT JSONEachRow`);
+      return text
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .map((line) => JSON.parse(line) as T);
+    },
+    async command(sql) {
+      await send(sql);
+    },
+    async insert(table, columns, rows) {
+      if (rows.length === 0) return;
+      let body = '';
+      for (const row of rows) body += row.map(tsv).join('\t') + '\n';
+      await send(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`, body);
+    },
+  };
+}
+
+/** A ClickHouse string literal. */
+export function literal(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A database or table name made only of the characters we generate ([a-z0-9_]). */
+export function identifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a safe identifier: ${name}`);
+  return name;
+}
+
+function tsvString(value: string): string {
+  return value.replace(/[\\\t\n\r\0]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\0'));
+}
+
+function tsv(value: TsvValue): string {
+  if (typeof value === 'string') return tsvString(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'nan';
+    if (value === Infinity) return 'inf';
+    if (value === -Infinity) return '-inf';
+    return String(value);
+  }
+  if (typeof value === 'bigint') return value.toString();
+  // Array elements are quoted strings with ClickHouse's escapes; the array itself gets no second escaping layer.
+  return `[${value.map((v) => `'${tsvString(v).replace(/'/g, "\\'")}'`).join(',')}]`;
+}

@@ -1,0 +1,116 @@
+/**
+ * Password change: the Security card's edit form (spec 000 section 2 Account Settings, edit=password; section 5
+ * Password rules, fields newPassword and newPasswordVerification).
+ * States:
+ * - closed            the Security card without its form
+ * - editing.pristine  the form is open, nothing refused yet
+ * - editing.invalid   a rule was broken (client check, or the server's field errors): messages under the fields
+ * - editing.failed    the server refused for another reason: the message above the buttons; the typed values stay
+ * - saving            PATCH users/password; the form stays with its button pending
+ * After a change the form closes (closed) with a success toast; the server has signed out the other sessions.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { decodeInput, type FieldErrors } from '../../../contract/common';
+import { PasswordForm } from '../../../contract/users';
+
+export interface PasswordValues {
+  newPassword: string;
+  newPasswordVerification: string;
+}
+
+export interface PasswordChangeContext {
+  errors: FieldErrors;
+  error: string | null;
+  password: string;
+}
+
+export type PasswordChangeEvent = { type: 'password.open' } | { type: 'password.submit'; values: PasswordValues } | { type: 'password.cancel' };
+
+export const PASSWORD_CHANGE_FAILED = 'Your password could not be changed. Please try again.';
+
+const validate = (values: PasswordValues) => decodeInput(PasswordForm, values);
+
+/** Server field errors name the wire field (password); the form's field is newPassword. */
+function serverFieldErrors(error: unknown): FieldErrors | null {
+  const details = (error as { details?: unknown } | null)?.details;
+  if (!details || typeof details !== 'object') return null;
+  const entries = Object.entries(details as Record<string, unknown>).map(([key, value]) => [key === 'password' ? 'newPassword' : key, (Array.isArray(value) ? value : [value]).map(String)]);
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
+}
+
+export const passwordChangeMachine = setup({
+  types: {
+    context: {} as PasswordChangeContext,
+    events: {} as PasswordChangeEvent,
+  },
+  actors: {
+    updatePassword: fromPromise<{ message: string }, { password: string }>(async () => {
+      throw new Error('updatePassword is provided where the actor is created');
+    }),
+  },
+  guards: {
+    valid: ({ event }) => event.type === 'password.submit' && validate(event.values).ok,
+    fieldErrors: ({ event }) => serverFieldErrors((event as { error?: unknown }).error) !== null,
+  },
+  actions: {
+    // React-only effects, supplied with .provide() where the actor is created.
+    notifyChanged: (_, _params: { message: string }) => undefined,
+  },
+}).createMachine({
+  id: 'passwordChange',
+  context: { errors: {}, error: null, password: '' },
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'password.open': { target: 'editing', actions: assign({ errors: {}, error: null, password: '' }) } },
+    },
+    editing: {
+      initial: 'pristine',
+      on: {
+        'password.submit': [
+          { guard: 'valid', target: 'saving', actions: assign({ errors: {}, error: null, password: ({ event }) => event.values.newPassword }) },
+          {
+            target: '.invalid',
+            actions: assign({
+              errors: ({ event }) => {
+                const outcome = validate(event.values);
+                return outcome.ok ? {} : outcome.errors;
+              },
+              error: null,
+            }),
+          },
+        ],
+        'password.cancel': { target: 'closed', actions: assign({ errors: {}, error: null, password: '' }) },
+      },
+      states: { pristine: {}, invalid: {}, failed: {} },
+    },
+    saving: {
+      invoke: {
+        id: 'updatePassword',
+        src: 'updatePassword',
+        input: ({ context }) => ({ password: context.password }),
+        onDone: {
+          target: 'closed',
+          actions: [{ type: 'notifyChanged', params: ({ event }) => ({ message: event.output.message }) }, assign({ password: '' })],
+        },
+        onError: [
+          { guard: 'fieldErrors', target: 'editing.invalid', actions: assign({ errors: ({ event }) => serverFieldErrors(event.error) ?? {}, password: '' }) },
+          {
+            target: 'editing.failed',
+            actions: assign({
+              password: '',
+              error: ({ event }) => {
+                const e = event.error as { description?: unknown; message?: unknown } | null;
+                if (e && typeof e.description === 'string' && e.description) return e.description;
+                if (e && typeof e.message === 'string' && e.message) return e.message;
+                return PASSWORD_CHANGE_FAILED;
+              },
+            }),
+          },
+        ],
+      },
+    },
+  },
+});
+
+export type PasswordChangeMachine = typeof passwordChangeMachine;

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { createTokenMinter } from '../support/mint-token';
+import { recordingProduct, type RecordedCall } from '../support/recording-product';
+import { createUser, findUserByEmail } from '../../server/db/repositories/users-repository';
+import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
+import { createProject } from '../../server/db/repositories/projects-repository';
+import { createIntegration } from '../../server/db/repositories/integrations-repository';
+
+// The whole platform: the lifecycle pass runs as a job on the worker by itself, /dev/clock moves business time and
+// runs a pass at once, and system status reports the platform's parts (database, identity, job worker) and the
+// services a product back end registers.
+
+describe('the stack on a running platform', () => {
+  let platform: TestPlatform;
+  let token: string;
+  let storageUp = true;
+  const calls: RecordedCall[] = [];
+
+  beforeAll(async () => {
+    platform = await startTestPlatform({
+      lifecycleIntervalMs: 200,
+      extraProducts: [recordingProduct('clickhouse', calls, { service: { name: 'Storage', running: () => storageUp } })],
+    });
+    const mint = await createTokenMinter(platform.db, platform.config);
+    token = await mint((await findUserByEmail(platform.db, 'demo@example.com'))!, { organizationId: null });
+  });
+  afterAll(async () => platform?.stop());
+
+  const api = (path: string) => fetch(`${platform.url}/api/${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const statusOf = async (id: number) => (await platform.db.query<{ status: string }>('SELECT status FROM integrations WHERE id = $1', [id]))[0].status;
+  const until = async (check: () => Promise<boolean>, ms = 10_000) => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('POST /dev/clock moves business time and runs the lifecycle at once; the job worker then activates after a card is added', async () => {
+    const user = await createUser(platform.db, { email: 'clock@example.com', givenName: 'Clock', familyName: 'User', emailVerified: true });
+    const account = await createBillingAccount(platform.db, { name: 'Clock', ownerUserId: user.id, isDefault: true });
+    const project = await createProject(platform.db, { name: 'Clock project', organizationId: null, userId: user.id, billingAccountId: account.id });
+    const id = await createIntegration(platform.db, { projectId: project.id, productSlug: 'clickhouse', status: 'trial', creatorUserId: user.id, trialDays: 14 });
+
+    const before = platform.clock.nowMs();
+    const moved = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: 15 }) });
+    expect(moved.status).toBe(200);
+    const body = await moved.json();
+    expect(new Date(body.now).getTime() - before).toBeGreaterThanOrEqual(15 * 86_400_000);
+    expect(body.moved).toContainEqual({ integrationId: id, status: 'suspended' });
+    expect(await statusOf(id)).toBe('suspended');
+
+    // No pass is asked for here: the periodic job notices the card.
+    await setPaymentMethod(platform.db, account.id, 'pm_local_clock', 'visa •••• 4242');
+    await until(async () => (await statusOf(id)) === 'active');
+
+    const bad = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: -1 }) });
+    expect(bad.status).toBe(400);
+  });
+
+  it('system status: the platform parts run, a product back end reports its own services, and a stopped one shows as down', async () => {
+    await until(async () => platform.lifecycle.healthy());
+    const report = await (await api('integrations/status')).json();
+    const bySlug = Object.fromEntries(report.map((s: { slug: string }) => [s.slug, s]));
+    expect(bySlug.platform.services).toEqual(
+      expect.arrayContaining([
+        { name: 'API', running: true },
+        { name: 'Database', running: true },
+        { name: 'Identity', running: true },
+        { name: 'Job worker', running: true },
+        { name: 'Developer probe', running: true },
+      ]),
+    );
+    expect(bySlug.clickhouse.services).toEqual([{ name: 'Storage', running: true }]);
+    expect(bySlug.qryn.services).toEqual([]);
+
+    storageUp = false;
+    await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: false }) });
+    const down = Object.fromEntries((await (await api('integrations/status')).json()).map((s: { slug: string }) => [s.slug, s]));
+    expect(down.clickhouse.services).toEqual([{ name: 'Storage', running: false }]);
+    expect(down.platform.services).toContainEqual({ name: 'Developer probe', running: false });
+    storageUp = true;
+    await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: true }) });
+  });
+});

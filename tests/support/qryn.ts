@@ -1,0 +1,63 @@
+import type { Database } from '../../server/db/database';
+import type { ProductRegistry } from '../../server/products/product-registry';
+import { createIntegration } from '../../server/db/repositories/integrations-repository';
+import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
+import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
+import { sharedRegion, sharedResourceId } from '../../server/products/qryn/storage-resolver';
+
+export interface EnabledQryn {
+  backend: QrynBackend;
+  instanceId: string;
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+  basic: string;
+  projectId: number;
+}
+
+/**
+ * Enables qryn for a project the way the stack's enable call does: the integration row and the back end's enable()
+ * in one transaction, with the show-config body as input.
+ */
+export async function enableQryn(platform: { db: Database; products: ProductRegistry }, projectId: number, userId: string, organizationId: number | null, input?: Record<string, unknown>): Promise<EnabledQryn> {
+  const backend = platform.products.get('qryn') as QrynBackend;
+  const region = sharedRegion();
+  const result = await platform.db.transaction(async (tx) => {
+    const integrationId = await createIntegration(tx, { projectId, productSlug: 'qryn', status: 'active', creatorUserId: userId });
+    return backend.enable(tx, {
+      integrationId,
+      projectId,
+      userId,
+      organizationId,
+      input: input ?? { cluster_id: sharedResourceId(region.code), writer_region_code: region.code, multi_org: false },
+    });
+  });
+  const instance = (await findInstanceOfProject(platform.db, projectId))!;
+  const apiKey = result.items!.find((i) => i.label === 'API KEY')!.value;
+  const apiSecret = result.items!.find((i) => i.label === 'API SECRET')!.value;
+  return {
+    backend,
+    instanceId: instance.id,
+    url: backend.instanceUrl(instance.id),
+    apiKey,
+    apiSecret,
+    basic: `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`,
+    projectId,
+  };
+}
+
+/** Polls until check() returns a value that is not undefined (clients that send in the background). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`Timed out waiting${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
