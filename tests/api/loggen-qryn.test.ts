@@ -70,9 +70,20 @@ beforeAll(async () => {
 afterAll(async () => platform?.stop());
 
 describe('Loggen ships into the project qryn instance', () => {
-  it('rate 50 for 5 s: 250 logfmt lines accepted, counted by the stats and returned by a Loki read', async () => {
+  it('starts from the project instance: its address and key, and a write token qryn made for Loggen', async () => {
+    const defaults = JSON.parse((await api('GET', 'integrations/loggen/config')).text);
+    expect(defaults).toMatchObject({ url: qryn.url, api_key: qryn.apiKey });
+    expect(defaults.api_secret).toMatch(/^qt_/);
+    // Made once: reading again answers the same saved configuration.
+    expect(JSON.parse((await api('GET', 'integrations/loggen/config')).text).api_secret).toBe(defaults.api_secret);
+    const tokens = JSON.parse((await api('GET', 'integrations/qryn/tokens')).text) as { name: string; scope: string }[];
+    expect(tokens.filter((t) => t.name === 'Loggen')).toHaveLength(1);
+  });
+
+  it('rate 50 for 5 s with the default credentials: 250 logfmt lines accepted, counted by the stats and returned by a Loki read', async () => {
     const before = await logsCount();
-    expect((await api('PATCH', 'integrations/loggen/config', config(qryn.apiSecret))).status).toBe(200);
+    const defaults = JSON.parse((await api('GET', 'integrations/loggen/config')).text);
+    expect((await api('PATCH', 'integrations/loggen/config', config(defaults.api_secret))).status).toBe(200);
     const run = await api('POST', 'integrations/loggen/run');
     const last = JSON.parse(run.text.trim().split('\n').at(-1)!);
     expect(last).toEqual({ current: 250, max: 250, status: 'done' });

@@ -8,7 +8,7 @@ import type { Queryable } from '../../db/database';
 import type { EnableRequest, EnableResult, ProductBackend, ProductPlatform } from '../product-backend';
 import { createGateway, type Gateway } from './gateway';
 import { createWriter, type Writer } from './ingest/writer';
-import { findInstance, findInstanceOfIntegration, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
+import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertToken, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
 import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
@@ -84,6 +84,16 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     storageServer: () => server,
     storageOf,
     instanceUrl: (id) => `${platform.config.publicUrl}${gateway.prefix}/${id}`,
+    // Loggen's defaults: the instance's address and key, with a write token made for Loggen (the instance's secret is
+    // kept only as a hash, so it cannot be handed out again). The token is listed in the instance's Auth Tokens as
+    // 'Loggen' and deleting it stops Loggen's pushes.
+    async ingestionTarget(db, projectId) {
+      const instance = await findInstanceOfProject(db, projectId);
+      if (!instance) return undefined;
+      const token = newToken();
+      await insertToken(db, { instanceId: instance.id, name: 'Loggen', scope: 'write', token, creatorUserId: null });
+      return { url: `${platform.config.publicUrl}${gateway.prefix}/${instance.id}`, apiKey: instance.api_key, apiSecret: token };
+    },
     invalidate(instanceId) {
       gateway.invalidate();
       if (instanceId) writer.forget(instanceId);
