@@ -13,7 +13,7 @@ import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { storageClient, type StorageClient } from './storage-client';
-import { createStorageResolver, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
+import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
 
 // qryn's back end: the shared storage server (started with the platform), the instances (one ClickHouse database
@@ -84,6 +84,10 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     storageServer: () => server,
     storageOf,
     instanceUrl: (id) => `${platform.config.publicUrl}${gateway.prefix}/${id}`,
+    async defaultInput() {
+      const region = sharedRegion();
+      return { cluster_id: sharedResourceId(region.code), writer_region_code: region.code, multi_org: false };
+    },
     // Loggen's defaults: the instance's address and key, with a write token made for Loggen (the instance's secret is
     // kept only as a hash, so it cannot be handed out again). The token is listed in the instance's Auth Tokens as
     // 'Loggen' and deleting it stops Loggen's pushes.
