@@ -5,6 +5,7 @@ import { createApiHandler } from './api/api-handler';
 import type { PlatformConfig } from './config';
 import { openDatabase, type Database } from './db/database';
 import { seedDemoData } from './db/seed';
+import { provisionDemoProducts } from './products/demo-products';
 import { renderOutboxPage } from './dev/outbox-page';
 import { createIdentityServer } from './identity/identity-server';
 import { loadOrCreateSigningKeys } from './identity/signing-keys';
@@ -69,7 +70,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
   let db: Database | undefined;
   try {
     db = await openDatabase(effective.databaseUrl ? { url: effective.databaseUrl } : { dataDir: effective.dataDir });
-    if (options.seed !== false) await seedDemoData(db);
+    const seeded = options.seed !== false ? (await seedDemoData(db)).seeded : false;
     const signingKeys = await loadOrCreateSigningKeys(db);
     const verifyAccessToken = createAccessTokenVerifier({
       issuer: effective.issuer,
@@ -86,6 +87,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const jobs = createJobQueue(db, { log });
     const products = createProductRegistry({ db, config: effective, clock, jobs, services, log }, [...PRODUCT_FACTORIES, ...(options.extraProducts ?? [])]);
     await products.start();
+    if (seeded) await provisionDemoProducts(db, products, log);
     const lifecycle = await startSubscriptionLifecycle({ db, clock, products, jobs, log }, { intervalMs: options.lifecycleIntervalMs });
     registerPlatformChecks(services, { port, host: effective.host, realmPath: identity.realmPath, lifecycle });
     const probe = effective.devPages ? createDevProbe() : undefined;

@@ -73,6 +73,8 @@ export interface ProductBackend {
    * when the project has no qryn instance.
    */
   ingestionTarget?(db: Queryable, projectId: number): Promise<IngestionTarget | undefined>;
+  /** The show-config choice a quick start makes (the demo data): qryn's shared storage in the platform's region. */
+  defaultInput?(projectId: number): Promise<Record<string, unknown>>;
 }
 
 export interface IngestionTarget {

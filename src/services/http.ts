@@ -134,6 +134,31 @@ export async function request<S extends Decodable>(method: HttpMethod, path: str
   return decodeWire(schema, body);
 }
 
+/**
+ * A request whose answer is read as it arrives (a streamed run): the same token, errors and toasts as request(), but
+ * the caller reads the body. The time limit is off: a stream lasts as long as the work it reports.
+ */
+export async function openStream(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<Response> {
+  const kyOptions: Options = { method, signal: options.signal, prefixUrl: apiBase(), timeout: false };
+  if (options.searchParams) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.searchParams)) if (value !== undefined) params.set(key, String(value));
+    kyOptions.searchParams = params;
+  }
+  if (options.json !== undefined) kyOptions.json = snakeizeKeys(options.json);
+  try {
+    return await client(path.replace(/^\//, ''), kyOptions);
+  } catch (cause) {
+    if (cause instanceof HTTPError) {
+      const error = mapHttpError(method, cause.response.status, await readBody(cause.response));
+      handleError(error);
+      throw error;
+    }
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ServerError('We could not reach the server', { description: 'Please check your connection and reload the page.', status: 503 });
+  }
+}
+
 export const http = {
   get: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('GET', path, schema, options),
   post: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('POST', path, schema, options),

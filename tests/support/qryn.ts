@@ -2,7 +2,8 @@ import type { Database } from '../../server/db/database';
 import type { ProductRegistry } from '../../server/products/product-registry';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
-import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject, hashSecret, updateCredentials } from '../../server/products/qryn/qryn-repository';
+import { newApiKey, newSecret } from '../../server/products/qryn/qryn-backend';
 import { sharedRegion, sharedResourceId } from '../../server/products/qryn/storage-resolver';
 
 export interface EnabledQryn {
@@ -21,6 +22,17 @@ export interface EnabledQryn {
  */
 export async function enableQryn(platform: { db: Database; products: ProductRegistry }, projectId: number, userId: string, organizationId: number | null, input?: Record<string, unknown>): Promise<EnabledQryn> {
   const backend = platform.products.get('qryn') as QrynBackend;
+  const existing = await findInstanceOfProject(platform.db, projectId);
+  if (existing && !input) {
+    // The demo data already enabled qryn here (its secret is stored hashed): take new credentials, as a person
+    // would with Rotate API keys.
+    const apiKey = newApiKey();
+    const apiSecret = newSecret();
+    await updateCredentials(platform.db, existing.id, apiKey, hashSecret(apiSecret));
+    backend.invalidate(existing.id);
+    const basic = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`;
+    return { backend, instanceId: existing.id, url: backend.instanceUrl(existing.id), apiKey, apiSecret, basic, projectId };
+  }
   const region = sharedRegion();
   const result = await platform.db.transaction(async (tx) => {
     const integrationId = await createIntegration(tx, { projectId, productSlug: 'qryn', status: 'active', creatorUserId: userId });

@@ -15,7 +15,7 @@ import { visibleProjectOr404 } from '../../api/project-routes';
 import { findProjectIntegration } from '../../db/repositories/integrations-repository';
 import { cancelJob, latestJobFor, type JobRow } from '../../db/repositories/jobs-repository';
 import { deleteLoggenConfig, findLoggenConfig, saveLoggenConfig } from '../../db/repositories/loggen-repository';
-import type { ProductBackend, ProductFactory } from '../product-backend';
+import type { IngestionTarget, ProductBackend, ProductFactory } from '../product-backend';
 import { DEFAULT_STRUCTURE, LOG_CATEGORIES, listLogOptions } from './log-catalogue';
 import { LOGGEN_RUN_JOB, loggenSubject, runLoggen, type LoggenRunPayload } from './loggen-run';
 
@@ -43,10 +43,7 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
     return { project, integration };
   }
 
-  async function currentConfig(ctx: ApiContext, projectId: number, integrationId: number): Promise<LoggenConfig> {
-    const saved = await findLoggenConfig(ctx.db, integrationId);
-    if (saved) return { ...(saved as unknown as LoggenConfig), project_id: projectId, subscription_id: integrationId };
-    const target = await ctx.products.get('qryn')?.ingestionTarget?.(ctx.db, projectId);
+  function defaults(projectId: number, integrationId: number, target?: IngestionTarget): LoggenConfig {
     return {
       url: target?.url ?? '',
       headers: [],
@@ -61,6 +58,28 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
       project_id: projectId,
       subscription_id: integrationId,
     };
+  }
+
+  /**
+   * The saved configuration, or the defaults pointing at the project's qryn instance. The defaults are saved the
+   * first time (under the integration's row lock), so the write token qryn makes for Loggen is made once.
+   */
+  async function currentConfig(ctx: ApiContext, projectId: number, integrationId: number, userId: string): Promise<LoggenConfig> {
+    const saved = await findLoggenConfig(ctx.db, integrationId);
+    if (saved) return { ...(saved as unknown as LoggenConfig), project_id: projectId, subscription_id: integrationId };
+    const qryn = ctx.products.get('qryn');
+    if (!qryn?.ingestionTarget) return defaults(projectId, integrationId);
+    return ctx.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM integrations WHERE id = $1 FOR UPDATE', [integrationId]);
+      const again = await findLoggenConfig(tx, integrationId);
+      if (again) return { ...(again as unknown as LoggenConfig), project_id: projectId, subscription_id: integrationId };
+      const target = await qryn.ingestionTarget!(tx, projectId);
+      if (!target) return defaults(projectId, integrationId);
+      const config = defaults(projectId, integrationId, target);
+      const { project_id: _p, subscription_id: _s, ...body } = config;
+      await saveLoggenConfig(tx, integrationId, body, userId);
+      return config;
+    });
   }
 
   function chunkOf(job: JobRow): LoggenRunChunk {
@@ -131,11 +150,13 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
       router.add('GET', 'integrations/loggen/config', async ({ res, query }, scope) => {
         const caller = requireCaller(await scope.caller());
         const { project, integration } = await integrationFor(ctx, caller, query);
-        const config = await currentConfig(ctx, project.id, integration.id);
+        const config = await currentConfig(ctx, project.id, integration.id, caller.userId);
         // Read-only members see the configuration but not the secret it pushes with.
         const membership = await caller.membership();
         sendJson(res, 200, membership?.read_only ? { ...config, api_secret: '' } : config);
-      });
+      },
+      // The first read saves the defaults (and qryn's token for Loggen): not a pure read for the read cache.
+      { readOnly: false });
 
       router.add('PATCH', 'integrations/loggen/config', async ({ req, res, query }, scope) => {
         const caller = requireCaller(await scope.caller());
@@ -153,7 +174,7 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
         await requireWritable(caller);
         const { project, integration } = await integrationFor(ctx, caller, query);
         req.resume();
-        const config = await currentConfig(ctx, project.id, integration.id);
+        const config = await currentConfig(ctx, project.id, integration.id, caller.userId);
         const { project_id: _p, subscription_id: _s, ...body } = config;
         const errors = validateLoggenConfig(body, listLogOptions());
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);

@@ -8,12 +8,12 @@ import type { Queryable } from '../../db/database';
 import type { EnableRequest, EnableResult, ProductBackend, ProductPlatform } from '../product-backend';
 import { createGateway, type Gateway } from './gateway';
 import { createWriter, type Writer } from './ingest/writer';
-import { findInstance, findInstanceOfIntegration, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
+import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertToken, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
 import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { storageClient, type StorageClient } from './storage-client';
-import { createStorageResolver, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
+import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
 
 // qryn's back end: the shared storage server (started with the platform), the instances (one ClickHouse database
@@ -84,6 +84,20 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     storageServer: () => server,
     storageOf,
     instanceUrl: (id) => `${platform.config.publicUrl}${gateway.prefix}/${id}`,
+    async defaultInput() {
+      const region = sharedRegion();
+      return { cluster_id: sharedResourceId(region.code), writer_region_code: region.code, multi_org: false };
+    },
+    // Loggen's defaults: the instance's address and key, with a write token made for Loggen (the instance's secret is
+    // kept only as a hash, so it cannot be handed out again). The token is listed in the instance's Auth Tokens as
+    // 'Loggen' and deleting it stops Loggen's pushes.
+    async ingestionTarget(db, projectId) {
+      const instance = await findInstanceOfProject(db, projectId);
+      if (!instance) return undefined;
+      const token = newToken();
+      await insertToken(db, { instanceId: instance.id, name: 'Loggen', scope: 'write', token, creatorUserId: null });
+      return { url: `${platform.config.publicUrl}${gateway.prefix}/${instance.id}`, apiKey: instance.api_key, apiSecret: token };
+    },
     invalidate(instanceId) {
       gateway.invalidate();
       if (instanceId) writer.forget(instanceId);
