@@ -275,7 +275,36 @@ const ROWS: Row[] = [
   // qryn (Acme Production has an instance): reads for every member who sees the project, read-only included (the
   // Overview); keys, tokens and settings need write access.
   ...qrynRows(),
+
+  // Loggen (Acme Staging has it): the catalogue for everyone signed in; the configuration for members who see the
+  // project (without the secret for read-only ones); saving, running and stopping need write access. POST run is
+  // not in the matrix: it streams until its job ends, and this harness runs no jobs (tests/api/loggen.test.ts has it).
+  ...loggenRows(),
 ];
+
+function loggenRows(): Row[] {
+  const staging = async (f: Fixture) => ({ project_id: (await f.api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id });
+  const config = {
+    url: 'http://127.0.0.1:9/qryn/matrix',
+    headers: [],
+    api_key: 'k',
+    api_secret: 's',
+    labels: [{ key: 'app', value: 'matrix' }],
+    rate: 5,
+    timeout: '5s',
+    log_config: { format: 'json', structure: [{ name: 'level', expression: '{{app.level}}' }] },
+    enable_metrics: false,
+    traces: { enabled: false, custom: false, spans: [] },
+  };
+  return [
+    { call: 'GET integrations/loggen/config/logs/categories', request: async () => ({ method: 'GET', path: 'integrations/loggen/config/logs/categories' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/loggen/config/logs', request: async () => ({ method: 'GET', path: 'integrations/loggen/config/logs' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/loggen/config', request: async (f) => ({ method: 'GET', path: 'integrations/loggen/config', query: await staging(f) }), expected: all(401, 404, 200, 200, 200, 403) },
+    { call: 'PATCH integrations/loggen/config', request: async (f) => ({ method: 'PATCH', path: 'integrations/loggen/config', query: await staging(f), body: config }), expected: all(401, 404, 200, 200, 403, 403) },
+    { call: 'GET integrations/loggen/run', request: async (f) => ({ method: 'GET', path: 'integrations/loggen/run', query: await staging(f) }), expected: all(401, 404, 204, 204, 204, 403) },
+    { call: 'POST integrations/loggen/run/stop', request: async (f) => ({ method: 'POST', path: 'integrations/loggen/run/stop', query: await staging(f) }), expected: all(401, 404, 200, 200, 403, 403) },
+  ];
+}
 
 function qrynRows(): Row[] {
   const project = (f: Fixture) => ({ project_id: f.productionId });
