@@ -3,8 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
-# Managed ClickHouse clusters run Debian's clickhouse-server (tests start real servers).
-bash scripts/install-clickhouse.sh || echo "clickhouse-server is missing: the ClickHouse provisioner tests will fail." >&2
 
 # Every stage runs even when an earlier one failed, so one run shows everything that is broken; the script exits
 # non-zero when any stage failed. Only a missing style system, browser or build stops the stages that need it.
@@ -25,7 +23,7 @@ run "Generate the style system (panda codegen)" npx panda codegen --silent || tr
 
 run "Type check (tsc)" npx tsc -p tsconfig.json --noEmit || true
 
-# The platform starts a ClickHouse server for the qryn storage (Debian's clickhouse-server).
+# The platform runs ClickHouse servers (the shared qryn storage, managed clusters): Debian's clickhouse-server.
 run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
 
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
