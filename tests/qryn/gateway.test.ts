@@ -266,3 +266,16 @@ describe('malformed bodies of every protocol', () => {
     expect(await storedRows()).toBe(before);
   });
 });
+
+describe('release', () => {
+  it('refuses the keys at once and drops the database with a job; a second release does nothing', async () => {
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const release = () => platform.db.transaction((tx) => qryn.backend.release(tx, { integrationId: instance.integration_id, projectId: instance.project_id }));
+    await release();
+    expect((await lokiPush({ app: 'x' }, 'after release')).status).toBe(401);
+    await platform.jobs.drain();
+    expect(await client.query(`SELECT name FROM system.databases WHERE name = '${instance.database_name}'`)).toEqual([]);
+    await release();
+  });
+});
