@@ -128,6 +128,10 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
 
   router.add('GET', 'integrations/qryn/metrics', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
+    // Whole seconds as digits: the number schema alone would read '' as 0.
+    const digits: Record<string, string[]> = {};
+    for (const field of ['start', 'end'] as const) if (!/^\d{1,12}$/.test(query[field] ?? '')) digits[field] = ['Must be whole seconds'];
+    if (Object.keys(digits).length > 0 && query.project_id !== undefined) throw new ValidationError(digits);
     const period = decodeOrThrow(MetricsQuery, query);
     if (period.end < period.start) throw new ValidationError({ end: ['The end must not be before the start.'] });
     const instance = await instanceOf(caller, query, 'read');
