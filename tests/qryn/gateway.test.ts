@@ -70,6 +70,18 @@ afterAll(async () => {
   await platform?.stop();
 });
 
+describe('health', () => {
+  it('system status lists qryn with its storage and ingestion gateway running', async () => {
+    const status = await api('GET', 'integrations/status');
+    expect(status.body.find((p: { slug: string }) => p.slug === 'qryn')).toMatchObject({
+      services: [
+        { name: 'Storage', running: true },
+        { name: 'Ingestion gateway', running: true },
+      ],
+    });
+  });
+});
+
 describe('authentication and scopes', () => {
   it('refuses pushes and reads without credentials or with wrong ones', async () => {
     expect((await lokiPush({ app: 'x' }, 'no auth', '')).status).toBe(401);
