@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compressSync } from 'snappy';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { createTokenMinter } from '../support/mint-token';
-import { findUserByEmail } from '../../server/db/repositories/users-repository';
-import { enableQryn, type EnabledQryn } from '../support/qryn';
+import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
 
@@ -48,11 +46,9 @@ async function storedRows(): Promise<number> {
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
-  const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-  const projectId = (await platform.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
-  qryn = await enableQryn(platform, projectId, demo.id, acme);
-  const token = await (await createTokenMinter(platform.db, platform.config))(demo, { organizationId: acme });
+  const enabled = await enableQrynOnSeededProject(platform, 'Acme Staging');
+  qryn = enabled.qryn;
+  const { ownerToken: token, projectId } = enabled;
   api = async (method, path, init = {}) => {
     const url = new URL(`${platform.url}/api/${path}`);
     for (const [k, v] of Object.entries({ project_id: projectId, ...init.query })) url.searchParams.set(k, String(v));

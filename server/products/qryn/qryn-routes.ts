@@ -207,20 +207,18 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
   });
 
-  router.add('PATCH', 'integrations/qryn/cache', async ({ req, res, query }, scope) => {
-    const caller = requireCaller(await scope.caller());
-    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
-    const instance = await instanceOf(caller, query, 'write');
-    await updateFlag(ctx.db, instance.id, 'cache_enabled', body.enabled);
-    sendJson(res, 200, { message: cacheMessage(body.enabled), enabled: body.enabled });
-  });
-
-  router.add('PATCH', 'integrations/qryn/drilldown', async ({ req, res, query }, scope) => {
-    const caller = requireCaller(await scope.caller());
-    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
-    const instance = await instanceOf(caller, query, 'write');
-    await updateFlag(ctx.db, instance.id, 'use_drilldown', body.enabled);
-    sendJson(res, 200, { message: drilldownMessage(body.enabled), enabled: body.enabled });
-  });
+  // The two server-side switches (spec: optimistic toggles with their toasts).
+  for (const [name, column, message] of [
+    ['cache', 'cache_enabled', cacheMessage],
+    ['drilldown', 'use_drilldown', drilldownMessage],
+  ] as const) {
+    router.add('PATCH', `integrations/qryn/${name}`, async ({ req, res, query }, scope) => {
+      const caller = requireCaller(await scope.caller());
+      const body = decodeOrThrow(ToggleBody, await bodyOf(req));
+      const instance = await instanceOf(caller, query, 'write');
+      await updateFlag(ctx.db, instance.id, column, body.enabled);
+      sendJson(res, 200, { message: message(body.enabled), enabled: body.enabled });
+    });
+  }
 
 }
