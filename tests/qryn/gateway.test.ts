@@ -142,6 +142,12 @@ describe('push formats', () => {
     expect(bulkAnswer.body).toMatchObject({ errors: false, items: [{ index: { _index: 'app-logs', status: 201 } }] });
     const zipkin = [{ traceId: '5af7183fb1d4cf5f', id: '6b221d5bc9e6496c', name: 'get /api', timestamp: Date.now() * 1000, duration: 2000, localEndpoint: { serviceName: 'frontend' }, tags: { 'http.method': 'GET' } }];
     expect((await gw('/api/v2/spans', { auth: qryn.basic, type: 'application/json', body: JSON.stringify(zipkin) })).status).toBe(202);
+    const trace = await gw('/api/traces/5af7183fb1d4cf5f', { auth: qryn.basic });
+    expect(trace.body.batches[0]).toMatchObject({
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'frontend' } }] },
+      scopeSpans: [{ spans: [{ spanId: '6b221d5bc9e6496c', name: 'get /api', kind: 'SPAN_KIND_UNSPECIFIED', attributes: [{ key: 'http.method', value: { stringValue: 'GET' } }] }] }],
+    });
+    expect((await gw('/api/traces/00000000000000000000000000000001', { auth: qryn.basic })).status).toBe(404);
     const labels = await gw('/loki/api/v1/labels', { auth: qryn.basic });
     expect(labels.body).toMatchObject({ status: 'success', data: expect.arrayContaining(['job', 'env', 'index']) });
     expect((await gw('/loki/api/v1/label/index/values', { auth: qryn.basic })).body.data).toEqual(['app-logs']);

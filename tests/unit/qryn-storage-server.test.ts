@@ -77,3 +77,10 @@ describe('the shared storage server', () => {
     }
   });
 });
+
+describe('without a ClickHouse binary', () => {
+  it('start fails with a message naming the install script', async () => {
+    const dir = await freshDir();
+    await expect(startStorageServer({ dir, binary: path.join(dir, 'no-such-clickhouse') })).rejects.toThrow(/install-clickhouse\.sh/);
+  });
+});
