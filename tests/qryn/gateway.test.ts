@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compressSync } from 'snappy';
+import { gzipSync } from 'node:zlib';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
@@ -153,6 +154,20 @@ describe('push formats', () => {
     expect((await gw('/loki/api/v1/label/index/values', { auth: qryn.basic })).body.data).toEqual(['app-logs']);
     const docs = await gw(`/loki/api/v1/query_range?query=${encodeURIComponent('{index="app-logs"} |~ "bulk\\\\s+doc"')}`, { auth: qryn.basic });
     expect(JSON.parse(docs.body.data.result[0].values[0][1])).toMatchObject({ message: 'bulk doc' });
+  });
+
+  it('Loki JSON compressed with gzip, and the older labels/entries form', async () => {
+    const gzipped = gzipSync(JSON.stringify({ streams: [{ stream: { job: 'gzip' }, values: [[nowNs(), 'zipped line']] }] }));
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'gzip', body: gzipped })).status).toBe(204);
+    const legacy = { streams: [{ labels: '{job="legacy", quote="a \\"b\\""}', entries: [{ ts: new Date().toISOString(), line: 'legacy line' }] }] };
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', body: JSON.stringify(legacy) })).status).toBe(204);
+    const read = async (query: string) =>
+      (await gw(`/loki/api/v1/query_range?query=${encodeURIComponent(query)}`, { auth: qryn.basic })).body.data.result as { stream: Record<string, string>; values: string[][] }[];
+    expect((await read('{job="gzip"}'))[0].values[0][1]).toBe('zipped line');
+    const legacyStreams = await read('{job="legacy"}');
+    expect(legacyStreams[0]).toMatchObject({ stream: { job: 'legacy', quote: 'a "b"' }, values: [[expect.any(String), 'legacy line']] });
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'gzip', body: 'not gzip' })).status).toBe(400);
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'br', body: '{}' })).status).toBe(415);
   });
 
   it('stream selectors and line filters select what Loki would', async () => {
