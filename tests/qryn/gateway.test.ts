@@ -79,6 +79,13 @@ describe('health', () => {
   });
 });
 
+describe('scheduled retention', () => {
+  it('a retention job is queued at start (hourly, by the platform job queue)', async () => {
+    const job = await platform.jobs.latest('qryn:retention', 'qryn.retention');
+    expect(job?.status).toMatch(/queued|running|done/);
+  });
+});
+
 describe('authentication and scopes', () => {
   it('refuses pushes and reads without credentials or with wrong ones', async () => {
     expect((await lokiPush({ app: 'x' }, 'no auth', '')).status).toBe(401);
