@@ -7,9 +7,7 @@ import { OTLPTraceExporter as OtlpHttpExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { TracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { createTokenMinter } from '../support/mint-token';
-import { findUserByEmail } from '../../server/db/repositories/users-repository';
-import { enableQryn, eventually, type EnabledQryn } from '../support/qryn';
+import { enableQrynOnSeededProject, eventually, type EnabledQryn } from '../support/qryn';
 import { startRecordingProxy } from '../support/recording-proxy';
 
 // Real client libraries, written by others, push to the gateway each through its own protocol; their data must
@@ -55,11 +53,7 @@ const matrix = async (query: string) => {
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
-  const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-  const projectId = (await platform.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
-  qryn = await enableQryn(platform, projectId, demo.id, acme);
-  ownerToken = await (await createTokenMinter(platform.db, platform.config))(demo, { organizationId: acme });
+  ({ qryn, ownerToken } = await enableQrynOnSeededProject(platform, 'Acme Production'));
 });
 
 afterAll(async () => {

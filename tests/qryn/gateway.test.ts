@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compressSync } from 'snappy';
+import { gzipSync } from 'node:zlib';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { createTokenMinter } from '../support/mint-token';
-import { findUserByEmail } from '../../server/db/repositories/users-repository';
-import { enableQryn, type EnabledQryn } from '../support/qryn';
+import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
 
@@ -48,11 +47,9 @@ async function storedRows(): Promise<number> {
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
-  const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-  const projectId = (await platform.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
-  qryn = await enableQryn(platform, projectId, demo.id, acme);
-  const token = await (await createTokenMinter(platform.db, platform.config))(demo, { organizationId: acme });
+  const enabled = await enableQrynOnSeededProject(platform, 'Acme Staging');
+  qryn = enabled.qryn;
+  const { ownerToken: token, projectId } = enabled;
   api = async (method, path, init = {}) => {
     const url = new URL(`${platform.url}/api/${path}`);
     for (const [k, v] of Object.entries({ project_id: projectId, ...init.query })) url.searchParams.set(k, String(v));
@@ -68,6 +65,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
+});
+
+describe('health', () => {
+  it('system status lists qryn with its storage and ingestion gateway running', async () => {
+    const status = await api('GET', 'integrations/status');
+    expect(status.body.find((p: { slug: string }) => p.slug === 'qryn')).toMatchObject({
+      services: [
+        { name: 'Storage', running: true },
+        { name: 'Ingestion gateway', running: true },
+      ],
+    });
+  });
+});
+
+describe('scheduled retention', () => {
+  it('a retention job is queued at start (hourly, by the platform job queue)', async () => {
+    const job = await platform.jobs.latest('qryn:retention', 'qryn.retention');
+    expect(job?.status).toMatch(/queued|running|done/);
+  });
 });
 
 describe('authentication and scopes', () => {
@@ -134,11 +150,31 @@ describe('push formats', () => {
     expect(bulkAnswer.body).toMatchObject({ errors: false, items: [{ index: { _index: 'app-logs', status: 201 } }] });
     const zipkin = [{ traceId: '5af7183fb1d4cf5f', id: '6b221d5bc9e6496c', name: 'get /api', timestamp: Date.now() * 1000, duration: 2000, localEndpoint: { serviceName: 'frontend' }, tags: { 'http.method': 'GET' } }];
     expect((await gw('/api/v2/spans', { auth: qryn.basic, type: 'application/json', body: JSON.stringify(zipkin) })).status).toBe(202);
+    const trace = await gw('/api/traces/5af7183fb1d4cf5f', { auth: qryn.basic });
+    expect(trace.body.batches[0]).toMatchObject({
+      resource: { attributes: [{ key: 'service.name', value: { stringValue: 'frontend' } }] },
+      scopeSpans: [{ spans: [{ spanId: '6b221d5bc9e6496c', name: 'get /api', kind: 'SPAN_KIND_UNSPECIFIED', attributes: [{ key: 'http.method', value: { stringValue: 'GET' } }] }] }],
+    });
+    expect((await gw('/api/traces/00000000000000000000000000000001', { auth: qryn.basic })).status).toBe(404);
     const labels = await gw('/loki/api/v1/labels', { auth: qryn.basic });
     expect(labels.body).toMatchObject({ status: 'success', data: expect.arrayContaining(['job', 'env', 'index']) });
     expect((await gw('/loki/api/v1/label/index/values', { auth: qryn.basic })).body.data).toEqual(['app-logs']);
     const docs = await gw(`/loki/api/v1/query_range?query=${encodeURIComponent('{index="app-logs"} |~ "bulk\\\\s+doc"')}`, { auth: qryn.basic });
     expect(JSON.parse(docs.body.data.result[0].values[0][1])).toMatchObject({ message: 'bulk doc' });
+  });
+
+  it('Loki JSON compressed with gzip, and the older labels/entries form', async () => {
+    const gzipped = gzipSync(JSON.stringify({ streams: [{ stream: { job: 'gzip' }, values: [[nowNs(), 'zipped line']] }] }));
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'gzip', body: gzipped })).status).toBe(204);
+    const legacy = { streams: [{ labels: '{job="legacy", quote="a \\"b\\""}', entries: [{ ts: new Date().toISOString(), line: 'legacy line' }] }] };
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', body: JSON.stringify(legacy) })).status).toBe(204);
+    const read = async (query: string) =>
+      (await gw(`/loki/api/v1/query_range?query=${encodeURIComponent(query)}`, { auth: qryn.basic })).body.data.result as { stream: Record<string, string>; values: string[][] }[];
+    expect((await read('{job="gzip"}'))[0].values[0][1]).toBe('zipped line');
+    const legacyStreams = await read('{job="legacy"}');
+    expect(legacyStreams[0]).toMatchObject({ stream: { job: 'legacy', quote: 'a "b"' }, values: [[expect.any(String), 'legacy line']] });
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'gzip', body: 'not gzip' })).status).toBe(400);
+    expect((await gw('/loki/api/v1/push', { auth: qryn.basic, type: 'application/json', encoding: 'br', body: '{}' })).status).toBe(415);
   });
 
   it('stream selectors and line filters select what Loki would', async () => {
@@ -264,5 +300,18 @@ describe('malformed bodies of every protocol', () => {
     const lines = 'cpu,host=a usage=1 1700000000000000000\ncpu,host=a usage=oops';
     expect((await gw('/write', { auth: qryn.basic, type: 'text/plain', body: lines })).status).toBe(400);
     expect(await storedRows()).toBe(before);
+  });
+});
+
+describe('release', () => {
+  it('refuses the keys at once and drops the database with a job; a second release does nothing', async () => {
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const release = () => platform.db.transaction((tx) => qryn.backend.release(tx, { integrationId: instance.integration_id, projectId: instance.project_id }));
+    await release();
+    expect((await lokiPush({ app: 'x' }, 'after release')).status).toBe(401);
+    await platform.jobs.drain();
+    expect(await client.query(`SELECT name FROM system.databases WHERE name = '${instance.database_name}'`)).toEqual([]);
+    await release();
   });
 });

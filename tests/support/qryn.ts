@@ -1,5 +1,8 @@
 import type { Database } from '../../server/db/database';
 import type { ProductRegistry } from '../../server/products/product-registry';
+import type { PlatformConfig } from '../../server/config';
+import { findUserByEmail } from '../../server/db/repositories/users-repository';
+import { createTokenMinter } from './mint-token';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
 import { findInstanceOfProject, hashSecret, updateCredentials } from '../../server/products/qryn/qryn-repository';
@@ -72,4 +75,17 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     if (Date.now() > until) throw new Error(`Timed out waiting${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** qryn enabled by demo@ (owner of Acme) on a seeded Acme project, with an owner access token for the API calls. */
+export async function enableQrynOnSeededProject(
+  platform: { db: Database; products: ProductRegistry; config: PlatformConfig },
+  projectName: 'Acme Production' | 'Acme Staging',
+): Promise<{ qryn: EnabledQryn; ownerToken: string; projectId: number }> {
+  const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
+  const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
+  const projectId = (await platform.db.query<{ id: number }>('SELECT id FROM projects WHERE name = $1', [projectName]))[0].id;
+  const qryn = await enableQryn(platform, projectId, demo.id, acme);
+  const ownerToken = await (await createTokenMinter(platform.db, platform.config))(demo, { organizationId: acme });
+  return { qryn, ownerToken, projectId };
 }

@@ -266,6 +266,12 @@ export function createGateway(deps: GatewayDeps) {
     if (method === 'GET' && promValues) {
       return success(res, await reader.labelValues('metrics', decodeURIComponent(promValues[1]), promRange(url.searchParams, now)));
     }
+    const trace = /^\/(?:tempo\/)?api\/traces\/([0-9a-fA-F]{1,32})$/.exec(path);
+    if (method === 'GET' && trace) {
+      const batches = await reader.trace(trace[1]);
+      if (batches.length === 0) throw new HttpError(404, 'Trace not found.');
+      return sendJson(res, 200, { batches });
+    }
     if (method === 'GET' && path === '/api/v1/status/buildinfo') {
       // Prometheus-compatible reads; Grafana reads the version to choose its query features.
       return success(res, { version: '2.45.0', revision: 'qryn-platform', branch: 'qryn', buildUser: 'platform', buildDate: '', goVersion: '' });

@@ -12,7 +12,7 @@ import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertT
 import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
-import { storageClient, type StorageClient } from './storage-client';
+import { StorageError, storageClient, type StorageClient } from './storage-client';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
 
@@ -54,7 +54,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
 
   async function storageOf(instance: { project_id: number; cluster_id: string }): Promise<StorageClient> {
     const endpoint = await resolver.resolve(instance.project_id, instance.cluster_id);
-    if (!endpoint) throw new Error(`The storage ${instance.cluster_id} is not available.`);
+    if (!endpoint) throw new StorageError(`The storage ${instance.cluster_id} is not available.`, 503, undefined);
     const key = `${endpoint.url}|${endpoint.user}|${endpoint.password}`;
     let client = clients.get(key);
     if (!client) clients.set(key, (client = storageClient(endpoint)));
@@ -166,7 +166,14 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     },
 
     async start() {
-      server = await startStorageServer({ dir: path.join(platform.config.dataDir, 'storage'), log: platform.log });
+      // A storage server that cannot start does not stop the platform: system status shows Storage down, enable and
+      // the gateway answer that the storage is unavailable.
+      try {
+        server = await startStorageServer({ dir: path.join(platform.config.dataDir, 'storage'), log: platform.log });
+      } catch (error) {
+        platform.log(`[qryn] the storage server did not start: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`[qryn] the storage server did not start: ${error instanceof Error ? error.message : String(error)}`);
+      }
       platform.services.register(QRYN_PRODUCT, 'Storage', async () => (server ? server.ping() : false));
       platform.services.register(QRYN_PRODUCT, 'Ingestion gateway', async () => {
         // Through the platform's own listener, as a client would reach it.

@@ -128,6 +128,10 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
 
   router.add('GET', 'integrations/qryn/metrics', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
+    // Whole seconds as digits: the number schema alone would read '' as 0.
+    const digits: Record<string, string[]> = {};
+    for (const field of ['start', 'end'] as const) if (!/^\d{1,12}$/.test(query[field] ?? '')) digits[field] = ['Must be whole seconds'];
+    if (Object.keys(digits).length > 0 && query.project_id !== undefined) throw new ValidationError(digits);
     const period = decodeOrThrow(MetricsQuery, query);
     if (period.end < period.start) throw new ValidationError({ end: ['The end must not be before the start.'] });
     const instance = await instanceOf(caller, query, 'read');
@@ -203,20 +207,18 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
   });
 
-  router.add('PATCH', 'integrations/qryn/cache', async ({ req, res, query }, scope) => {
-    const caller = requireCaller(await scope.caller());
-    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
-    const instance = await instanceOf(caller, query, 'write');
-    await updateFlag(ctx.db, instance.id, 'cache_enabled', body.enabled);
-    sendJson(res, 200, { message: cacheMessage(body.enabled), enabled: body.enabled });
-  });
-
-  router.add('PATCH', 'integrations/qryn/drilldown', async ({ req, res, query }, scope) => {
-    const caller = requireCaller(await scope.caller());
-    const body = decodeOrThrow(ToggleBody, await bodyOf(req));
-    const instance = await instanceOf(caller, query, 'write');
-    await updateFlag(ctx.db, instance.id, 'use_drilldown', body.enabled);
-    sendJson(res, 200, { message: drilldownMessage(body.enabled), enabled: body.enabled });
-  });
+  // The two server-side switches (spec: optimistic toggles with their toasts).
+  for (const [name, column, message] of [
+    ['cache', 'cache_enabled', cacheMessage],
+    ['drilldown', 'use_drilldown', drilldownMessage],
+  ] as const) {
+    router.add('PATCH', `integrations/qryn/${name}`, async ({ req, res, query }, scope) => {
+      const caller = requireCaller(await scope.caller());
+      const body = decodeOrThrow(ToggleBody, await bodyOf(req));
+      const instance = await instanceOf(caller, query, 'write');
+      await updateFlag(ctx.db, instance.id, column, body.enabled);
+      sendJson(res, 200, { message: message(body.enabled), enabled: body.enabled });
+    });
+  }
 
 }

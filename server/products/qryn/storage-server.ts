@@ -7,8 +7,10 @@ import path from 'node:path';
 
 // The platform's shared storage: one ClickHouse server process under DATA_DIR/storage, configured by the platform
 // (Debian's clickhouse-server 18.16: config root <yandex>), started as a child of the platform and stopped with it.
-// A pid file lets a platform that was killed find its server again on the next start: a server that answers with the
-// credentials on file is adopted, any other process named in the pid file is stopped and a fresh one started.
+// The server runs under a small shell watchdog that stops it when the platform process is gone, even when the
+// platform was killed with SIGKILL, so it never outlives the platform. A pid file records the server: a start that
+// finds a server left running by an earlier platform (its watchdog killed too) stops it and starts a fresh one on
+// the same data.
 
 export const CLICKHOUSE_BINARY = process.env.CLICKHOUSE_SERVER_BIN ?? '/usr/sbin/clickhouse-server';
 
@@ -21,8 +23,6 @@ export interface StorageEndpoint {
 
 export interface StorageServer extends StorageEndpoint {
   pid: number;
-  /** True when this start adopted a server left running by an earlier platform process. */
-  adopted: boolean;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -44,13 +44,9 @@ export async function startStorageServer(options: { dir: string; log?: (message:
   await mkdir(dir, { recursive: true });
   const stateFile = path.join(dir, 'server.json');
   const previous = await readState(stateFile);
-  if (previous && isAlive(previous.pid)) {
-    const endpoint = endpointOf(previous);
-    if (await pingWith(endpoint)) {
-      log(`[storage] adopted ClickHouse server pid ${previous.pid} on ${endpoint.url}`);
-      return handle(endpoint, previous.pid, undefined, stateFile, true);
-    }
-    log(`[storage] stopping unresponsive ClickHouse server pid ${previous.pid}`);
+  // Only a process that really is this folder's server (a pid can be reused by anything after a reboot).
+  if (previous && isAlive(previous.pid) && (await commandLine(previous.pid)).includes(path.join(dir, 'config.xml'))) {
+    log(`[storage] stopping the ClickHouse server left by an earlier platform (pid ${previous.pid})`);
     await stopPid(previous.pid);
   }
   const binary = options.binary ?? CLICKHOUSE_BINARY;
@@ -58,57 +54,87 @@ export async function startStorageServer(options: { dir: string; log?: (message:
   const password = previous?.password ?? randomBytes(18).toString('base64url');
   const [httpPort, tcpPort] = await freePorts(2);
   const configFile = await renderConfig(dir, { httpPort, tcpPort, password });
-  const child = spawn(binary, [`--config-file=${configFile}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, binary, `--config-file=${configFile}`, String(process.pid)], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4_000);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (!child.pid) throw new Error('ClickHouse server could not be started.');
-  const state: StateFile = { pid: child.pid, httpPort, tcpPort, password };
+  let early: number | null | undefined;
+  child.once('exit', (code) => (early = code));
+  // The watchdog prints the server's pid first.
+  const pid = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = /^(\d+)\n/.exec(out);
+      if (line) resolve(Number(line[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`ClickHouse server could not be started (code ${code}): ${stderr.trim().slice(-1_000)}`)));
+  });
+  const state: StateFile = { pid, httpPort, tcpPort, password };
   await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
   const endpoint = endpointOf(state);
   const until = Date.now() + START_TIMEOUT_MS;
-  let early: number | null | undefined;
-  void exited.then((code) => (early = code));
   while (!(await pingWith(endpoint))) {
     if (early !== undefined) {
       await rm(stateFile, { force: true });
       throw new Error(`ClickHouse server exited while starting (code ${early}): ${stderr.trim().slice(-1_000)}`);
     }
     if (Date.now() > until) {
-      child.kill('SIGKILL');
+      child.kill('SIGTERM');
       await rm(stateFile, { force: true });
       throw new Error(`ClickHouse server did not answer within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim().slice(-1_000)}`);
     }
     await sleep(150);
   }
-  log(`[storage] ClickHouse server pid ${child.pid} on ${endpoint.url}`);
-  return handle(endpoint, child.pid, child, stateFile, false);
+  log(`[storage] ClickHouse server pid ${pid} on ${endpoint.url}`);
+  return handle(endpoint, pid, child, stateFile);
 }
 
-function handle(endpoint: StorageEndpoint, pid: number, child: ChildProcess | undefined, stateFile: string, adopted: boolean): StorageServer {
+function handle(endpoint: StorageEndpoint, pid: number, watchdog: ChildProcess, stateFile: string): StorageServer {
   let closing: Promise<void> | undefined;
   return {
     ...endpoint,
     pid,
-    adopted,
     ping: () => pingWith(endpoint),
     close() {
       closing ??= (async () => {
-        if (child && child.exitCode === null && child.signalCode === null) {
-          const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        if (watchdog.exitCode === null && watchdog.signalCode === null) {
+          const gone = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
+          // The watchdog stops the server (SIGTERM, then SIGKILL after 15 s) and exits.
+          watchdog.kill('SIGTERM');
+          const timer = setTimeout(() => watchdog.kill('SIGKILL'), STOP_TIMEOUT_MS + 5_000);
           await gone;
           clearTimeout(timer);
-        } else if (!child) await stopPid(pid);
+        }
+        await stopPid(pid);
         await rm(stateFile, { force: true });
       })();
       return closing;
     },
   };
 }
+
+// $0 is the server binary, $1 its config argument, $2 the platform's pid. Prints the server's pid, then waits:
+// when the platform is gone or a TERM arrives, stops the server; exits when the server has exited.
+const WATCHDOG = `
+"$0" "$1" &
+server=$!
+echo "$server"
+stop() {
+  kill -TERM "$server" 2>/dev/null
+  i=0
+  while kill -0 "$server" 2>/dev/null && [ "$i" -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -KILL "$server" 2>/dev/null
+  exit 0
+}
+trap stop TERM INT HUP
+while kill -0 "$2" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1 & wait $!; done
+stop
+`;
 
 function endpointOf(state: StateFile): StorageEndpoint {
   return { url: `http://127.0.0.1:${state.httpPort}`, user: USER, password: state.password };
@@ -132,6 +158,14 @@ async function readState(file: string): Promise<StateFile | undefined> {
     return Number.isInteger(state.pid) && state.pid > 0 ? state : undefined;
   } catch {
     return undefined;
+  }
+}
+
+async function commandLine(pid: number): Promise<string> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ');
+  } catch {
+    return '';
   }
 }
 
@@ -198,7 +232,9 @@ async function renderConfig(dir: string, settings: { httpPort: number; tcpPort: 
   <http_port>${settings.httpPort}</http_port>
   <tcp_port>${settings.tcpPort}</tcp_port>
   <max_connections>512</max_connections>
-  <keep_alive_timeout>10</keep_alive_timeout>
+  <keep_alive_timeout>3</keep_alive_timeout>
+  <!-- Stop within about a second: acknowledged inserts are already written as parts. -->
+  <shutdown_wait_unfinished>1</shutdown_wait_unfinished>
   <max_concurrent_queries>100</max_concurrent_queries>
   <mark_cache_size>268435456</mark_cache_size>
   <path>${xml(data)}</path>
