@@ -109,11 +109,12 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     }
   }
 
+  /** The server's last logged error ("<Error> Application: Net Exception: Address already in use: …"). */
   async function lastErrorLines(dir: string): Promise<string> {
     const text = await readFile(path.join(dir, 'log', 'error.log'), 'utf8').catch(() => '');
-    const stdout = await readFile(path.join(dir, 'log', 'stdout.log'), 'utf8').catch(() => '');
-    const lines = `${text}\n${stdout}`.split('\n').filter((l) => /Exception|Error|error/.test(l) && !/^\d+\. /.test(l));
-    return lines.slice(-2).join(' ').slice(0, 400);
+    const errors = text.split('\n').filter((l) => /<(Error|Fatal)>/.test(l));
+    const last = errors.at(-1) ?? '';
+    return last.replace(/^.*?<(Error|Fatal)>\s*/, '').split(', Stack trace')[0].split(', e.what()')[0].slice(0, 300);
   }
 
   /** Starts (or adopts) one process and waits until it answers SELECT 1. */
@@ -190,11 +191,15 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       await renderAll(plan, await listProcesses(db, plan.clusterId));
     },
 
-    async destroy(clusterId) {
+    async stop(clusterId) {
       const dir = clusterDir(root, clusterId);
       const names = await readdir(dir).catch(() => [] as string[]);
-      await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n))));
-      await rm(dir, { recursive: true, force: true });
+      await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n), 'kill')));
+    },
+
+    async destroy(clusterId) {
+      await provisioner.stop(clusterId);
+      await rm(clusterDir(root, clusterId), { recursive: true, force: true });
     },
 
     nodes: endpoints,
