@@ -16,7 +16,8 @@ export type AreaId =
   | 'stack'
   | 'systemStatus'
   | 'verify'
-  | 'invitations';
+  | 'invitations'
+  | 'clickhouse';
 
 /**
  * - root: inside the shell at /{path}
@@ -44,6 +45,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
   { id: 'organization', scope: 'both', path: 'organization', load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
+  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: view(() => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
 ];
 
 export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {

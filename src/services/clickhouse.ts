@@ -3,6 +3,7 @@
 import { Schema } from 'effect';
 import {
   ClickhouseVersionList,
+  ClusterCreation,
   ClusterList,
   ClusterMetadata,
   ClusterMetrics,
@@ -34,6 +35,10 @@ export async function getCluster(projectId: number, clusterId: number): Promise<
 /** The body in its wire form (snake_case keys, which the client sends unchanged), as the contract schema reads it. */
 export function createCluster(projectId: number, body: CreateClusterBody | CreateExternalClusterBody) {
   return http.post('integrations/clickhouse/clusters', ClusterMutation, { searchParams: { project_id: projectId }, json: body });
+}
+
+export function getClusterCreation(projectId: number) {
+  return http.get('integrations/clickhouse/clusters/creation', ClusterCreation, { searchParams: { project_id: projectId } });
 }
 
 export function deleteCluster(projectId: number, clusterId: number) {

@@ -138,6 +138,7 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     conforms(ClusterResponse, created.body.cluster);
     expect(created.body.cluster.status).toBe('creating');
+    expect((await call('GET', 'integrations/clickhouse/clusters/creation', { query: { project_id: trialProject } })).body).toEqual({ allowed: false, has_payment_method: false });
     const again = await call('POST', 'integrations/clickhouse/clusters', { query: { project_id: trialProject }, body: { ...trialBody, name: 'second' } });
     expect(again.status).toBe(409);
     const list = await until(clusters, (l) => l[0]?.status !== 'creating');
