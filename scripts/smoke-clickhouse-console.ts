@@ -43,14 +43,17 @@ try {
   const port = Number(endpoint!.split(':').at(-1));
   await clickhouseExec({ host: '127.0.0.1', port, user: 'admin_one', password: 'Secret123' }, 'CREATE TABLE default.t (n UInt8) ENGINE = MergeTree ORDER BY n');
   await clickhouseExec({ host: '127.0.0.1', port, user: 'admin_one', password: 'Secret123' }, 'INSERT INTO default.t VALUES (1),(2)');
+  await new Promise((r) => setTimeout(r, 1500)); // query_log is flushed every second
   await page.reload();
+  await page.getByRole('img', { name: 'Written rows per second chart' }).waitFor({ timeout: 15000 });
+  console.log('charts:', await page.getByRole('img', { name: /chart$/ }).count());
   await page.getByText(/table\(s\)/).waitFor({ timeout: 15000 });
   console.log('space card:', await page.getByText(/table\(s\)/).textContent(), await page.getByText(/free of/).first().textContent());
+  await page.screenshot({ path: '.tmp/smoke-clickhouse.png', fullPage: true });
   await page.getByRole('button', { name: 'Delete cluster' }).click();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByText('This cluster has been deleted.').waitFor({ timeout: 20000 });
   console.log('deleted shown');
-  await page.screenshot({ path: '.tmp/smoke-clickhouse.png' });
 } finally {
   await browser.close();
   await platform.stop();

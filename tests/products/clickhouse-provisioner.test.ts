@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ const portOpen = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
+const waitFor = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
@@ -114,6 +114,20 @@ describe('local provisioner (real clickhouse-server)', () => {
     // The platform's own user still reaches the node (health checks, metrics).
     expect(await provisioner.healthy(plan.clusterId)).toBe(true);
     await provisioner.applyIpSafeList({ ...plan, ipSafeList: [] });
+    await waitFor(async () => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false));
+  });
+
+  it('two changes within one second both reach the server: each rewrite moves users.xml to a later second (18.16 compares whole seconds)', async () => {
+    const [node] = await provisioner.nodes(plan.clusterId);
+    const usersXml = path.join(node.dataDir, 'users.xml');
+    const second = async () => Math.floor((await stat(usersXml)).mtimeMs / 1000);
+    const seconds = [await second()];
+    for (const list of [['10.0.0.0/8'], ['10.0.0.0/8', '127.0.0.1'], []]) {
+      await provisioner.applyIpSafeList({ ...plan, ipSafeList: list });
+      seconds.push(await second());
+    }
+    for (let i = 1; i < seconds.length; i++) expect(seconds[i]).toBeGreaterThan(seconds[i - 1]);
+    const admin = { host: node.host, port: node.httpPort, user: 'admin_one', password };
     await waitFor(async () => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false));
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Queryable } from '../../db/database';
@@ -74,10 +74,20 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     return (await readFile(file, 'utf8')).trim();
   }
 
+  /**
+   * Replaces a config file in one step. ClickHouse 18.16 notices a changed file by its modification time in whole
+   * seconds, so a second change within the same second would go unseen: the new file's time is moved past the old
+   * one's second when needed.
+   */
   async function writeAtomic(file: string, text: string): Promise<void> {
+    const before = await stat(file).catch(() => undefined);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, text, { mode: 0o600 });
     await rename(tmp, file);
+    if (before) {
+      const oldSecond = Math.floor(before.mtimeMs / 1000);
+      if (Math.floor((await stat(file)).mtimeMs / 1000) <= oldSecond) await utimes(file, new Date(), new Date((oldSecond + 1) * 1000));
+    }
   }
 
   async function renderAll(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {

@@ -17,6 +17,7 @@ import { clusterLifecycleMachine } from '../../machines/cluster-lifecycle/cluste
 import { deleteCluster, getCluster, getClusterMetrics, listClusters, updateIpSafeList, type Cluster } from '../../services/clickhouse';
 import { toast } from '../../services/toast-store';
 import { ClusterLifecycleView } from './cluster-lifecycle-view';
+import { ClusterMetricsCard } from './cluster-metrics-card';
 import { CreateClusterView } from './create-cluster-view';
 
 const STALE_MS = 10_000;
@@ -59,7 +60,8 @@ function ClusterNav({ projectId, selected }: { projectId: number; selected: numb
   );
 }
 
-const LEVEL_COLOUR = { good: 'var(--colors-green-9, green)', warn: 'var(--colors-amber-9, orange)', bad: 'var(--colors-red-9, red)' } as const;
+// Section 9: 70% free or more is good, 40-69% warn, below 40% bad.
+const LEVEL_COLOUR = { good: '#16a34a', warn: '#d97706', bad: '#dc2626' } as const;
 
 function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
   const metrics = useQuery({
@@ -88,7 +90,19 @@ function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cl
               return (
                 <li key={disk.host}>
                   {disk.host}: {formatBytes(disk.freeSpace)} free of {formatBytes(disk.totalSpace)}
-                  <progress aria-label={`Free space on ${disk.host}`} max={100} value={percent} data-level={level} style={{ accentColor: LEVEL_COLOUR[level], marginLeft: '0.5rem' }} />
+                  <span
+                    role="meter"
+                    aria-label={`Free space on ${disk.host}`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    aria-valuetext={`${percent}% free (${level})`}
+                    data-level={level}
+                    style={{ display: 'inline-block', width: '8rem', height: '0.6rem', marginLeft: '0.5rem', background: '#9ca3af', borderRadius: '3px', overflow: 'hidden', verticalAlign: 'middle' }}
+                  >
+                    <span style={{ display: 'block', width: `${percent}%`, height: '100%', background: LEVEL_COLOUR[level] }} />
+                  </span>{' '}
+                  {percent}% free
                 </li>
               );
             })}
@@ -162,6 +176,7 @@ function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { project
       <ClusterLifecycleView actor={actor} />
       <GoneLink actor={actor} onGone={onGone} />
       {cluster && (cluster.status === 'active' || cluster.status === 'external') && <AvailableSpace projectId={projectId} cluster={cluster} />}
+      {cluster && (cluster.status === 'active' || cluster.status === 'external') && <ClusterMetricsCard projectId={projectId} cluster={cluster} />}
       {cluster && !cluster.isExternal && <ConfigCard projectId={projectId} cluster={cluster} />}
     </section>
   );
