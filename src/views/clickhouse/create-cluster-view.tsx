@@ -34,6 +34,33 @@ const serverErrors = (error: unknown): FieldErrors | null => {
   return details && typeof details === 'object' ? (details as FieldErrors) : null;
 };
 
+/**
+ * Sends a create body; on success opens the new cluster's page, on a 422 hands the field messages back, otherwise
+ * keeps the failure's text. The form keeps what the user filled in either way.
+ */
+function useCreateCluster(projectId: number, onFieldErrors: (errors: FieldErrors) => void) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const send = async (body: Parameters<typeof createCluster>[1]) => {
+    setSubmitting(true);
+    setFailure(null);
+    try {
+      const result = await createCluster(projectId, body);
+      await queryClient.invalidateQueries({ queryKey: ['clickhouse'] });
+      navigate(`../cluster/${result.cluster.id}`);
+    } catch (error) {
+      const details = serverErrors(error);
+      if (details) onFieldErrors(details);
+      else setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  return { send, failure, submitting };
+}
+
 export function CreateClusterView() {
   const projectId = projectIdFromSlug(useParams().projectSlug ?? '') ?? 0;
   const [tab, setTab] = useState<'managed' | 'external'>('managed');
@@ -59,13 +86,10 @@ export function CreateClusterView() {
 }
 
 function ManagedForm({ projectId, hasPaymentMethod }: { projectId: number; hasPaymentMethod: boolean }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState<CreateClusterBody>(() => defaultClusterForm('aws', DEFAULT_DISK_TYPE.aws));
   const [touched, setTouched] = useState(false);
   const [fromServer, setFromServer] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { send, failure, submitting } = useCreateCluster(projectId, setFromServer);
   const provider = (form.provider === 'gcp' ? 'gcp' : 'aws') as Provider;
   const regions = useQuery({ queryKey: ['clickhouse', 'regions'], queryFn: getRegions, staleTime: REFERENCE_STALE_MS, retry: false });
   const machines = useQuery({ queryKey: ['clickhouse', 'machines'], queryFn: getMachines, staleTime: REFERENCE_STALE_MS, retry: false });
@@ -99,19 +123,7 @@ function ManagedForm({ projectId, hasPaymentMethod }: { projectId: number; hasPa
     event.preventDefault();
     setTouched(true);
     if (Object.keys(validateCreateCluster(form, { hasPaymentMethod })).length > 0) return;
-    setSubmitting(true);
-    setFailure(null);
-    try {
-      const result = await createCluster(projectId, form);
-      await queryClient.invalidateQueries({ queryKey: ['clickhouse'] });
-      navigate(`../cluster/${result.cluster.id}`);
-    } catch (error) {
-      const details = serverErrors(error);
-      if (details) setFromServer(details);
-      else setFailure(error instanceof Error ? error.message : String(error));
-    } finally {
-      setSubmitting(false);
-    }
+    await send(form);
   };
 
   if (referenceFailed) return <Alert status="error" title="We could not fetch the necessary data to create a ClickHouse cluster">Please reload the page.</Alert>;
@@ -257,31 +269,16 @@ function ManagedForm({ projectId, hasPaymentMethod }: { projectId: number; hasPa
 }
 
 function ExternalForm({ projectId }: { projectId: number }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState({ is_external: true as const, name: '', host: '', http_port: 8123, tcp_port: 9000, secure: false, username: '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { send, failure, submitting } = useCreateCluster(projectId, setErrors);
   const update = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const outcome = decodeInput(CreateExternalClusterBody, form);
     if (!outcome.ok) return setErrors(outcome.errors);
     setErrors({});
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      const result = await createCluster(projectId, form);
-      await queryClient.invalidateQueries({ queryKey: ['clickhouse'] });
-      navigate(`../cluster/${result.cluster.id}`);
-    } catch (error) {
-      const details = serverErrors(error);
-      if (details) setErrors(details);
-      else setFailure(error instanceof Error ? error.message : String(error));
-    } finally {
-      setSubmitting(false);
-    }
+    await send(form);
   };
   const err = (k: string) => errors[k]?.join(' ');
   return (
