@@ -486,3 +486,7 @@ export const ClusterMetrics = Schema.Struct({
   time_series_metrics: Schema.Array(TimeSeriesPoint),
 });
 export type ClusterMetrics = typeof ClusterMetrics.Type;
+
+/** GET integrations/clickhouse/clusters/creation: whether POST may create a cluster now, and with which limits (§5). */
+export const ClusterCreation = Schema.Struct({ allowed: Schema.Boolean, has_payment_method: Schema.Boolean });
+export type ClusterCreation = typeof ClusterCreation.Type;

@@ -16,7 +16,8 @@ export type AreaId =
   | 'stack'
   | 'systemStatus'
   | 'verify'
-  | 'invitations';
+  | 'invitations'
+  | 'clickhouse';
 
 /**
  * - root: inside the shell at /{path}
@@ -47,6 +48,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'account', scope: 'both', path: 'account', load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
   { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
+  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: view(() => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
 ];
 
 export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {

@@ -138,6 +138,7 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     conforms(ClusterResponse, created.body.cluster);
     expect(created.body.cluster.status).toBe('creating');
+    expect((await call('GET', 'integrations/clickhouse/clusters/creation', { query: { project_id: trialProject } })).body).toEqual({ allowed: false, has_payment_method: false });
     const again = await call('POST', 'integrations/clickhouse/clusters', { query: { project_id: trialProject }, body: { ...trialBody, name: 'second' } });
     expect(again.status).toBe(409);
     const list = await until(clusters, (l) => l[0]?.status !== 'creating');
@@ -178,12 +179,11 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     const fenced = await call('PATCH', 'integrations/clickhouse/clusters', { query: { project_id: trialProject, cluster_id: cluster.id }, body: { replace: true, ip_list: ['10.0.0.0/8'] } });
     expect(fenced.status).toBe(200);
     expect(fenced.body.cluster.ip_safe_list).toEqual(['10.0.0.0/8']);
-    const started = Date.now();
-    await until(() => clickhouseExec(admin, 'SELECT 1').then(() => 'in', (e) => String(e.code)), (v) => v === '195', 10_000);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // ClickHouse re-reads users.xml by itself (1-4 s measured on a quiet machine; allowed 20 s under load).
+    await until(() => clickhouseExec(admin, 'SELECT 1').then(() => 'in', (e) => String(e.code)), (v) => v === '195', 20_000);
     const cleared = await call('PATCH', 'integrations/clickhouse/clusters', { query: { project_id: trialProject, cluster_id: cluster.id }, body: { replace: true, ip_list: [] } });
     expect(cleared.body.cluster.ip_safe_list).toEqual([]);
-    await until(() => clickhouseExec(admin, 'SELECT 1').then(() => 'in', () => 'out'), (v) => v === 'in', 10_000);
+    await until(() => clickhouseExec(admin, 'SELECT 1').then(() => 'in', () => 'out'), (v) => v === 'in', 20_000);
   });
 
   it('connects an external cluster after SELECT version(), and says what is wrong otherwise', async () => {

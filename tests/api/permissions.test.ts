@@ -237,6 +237,7 @@ const ROWS: Row[] = [
   { call: 'GET disk-types', request: async (f) => ({ method: 'GET', path: 'disk-types', query: { project_id: f.productionId, provider_slug: 'aws' } }), expected: all(401, 404, 200, 200, 200, 403) },
   { call: 'GET zones', request: async (f) => ({ method: 'GET', path: 'zones', query: { project_id: f.productionId, provider_name: 'gcp', region_code: 'us-central1' } }), expected: all(401, 404, 200, 200, 200, 403) },
   { call: 'GET integrations/clickhouse/clusters', request: async (f) => ({ method: 'GET', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) } }), expected: all(401, 404, 200, 200, 200, 403) },
+  { call: 'GET integrations/clickhouse/clusters/creation', request: async (f) => ({ method: 'GET', path: 'integrations/clickhouse/clusters/creation', query: { project_id: await freshClickhouseProject(f) } }), expected: all(401, 404, 200, 200, 200, 403) },
   {
     call: 'POST integrations/clickhouse/clusters',
     request: async (f) => ({ method: 'POST', path: 'integrations/clickhouse/clusters', query: { project_id: await freshClickhouseProject(f) }, body: clusterBody('matrix') }),

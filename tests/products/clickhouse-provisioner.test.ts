@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database';
-import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
+import { insertCluster, replaceProcesses } from '../../server/db/repositories/clickhouse-repository';
 import { clickhouseExec, clickhouseQuery, ClickhouseError } from '../../server/products/clickhouse/clickhouse-http';
 import { createLocalProvisioner, type LocalProvisioner } from '../../server/products/clickhouse/local-provisioner';
 import { isAlive } from '../../server/products/clickhouse/process-supervisor';
-import type { ClusterPlan } from '../../server/products/clickhouse/provisioner';
+import { ProvisionError, type ClusterPlan } from '../../server/products/clickhouse/provisioner';
 
 // Real clickhouse-server processes (Debian's 18.16): a two-shard cluster is created, used over HTTP with the admin
 // credentials, fenced by an IP safe list, re-adopted after its provisioner is dropped without stopping, and deleted.
@@ -22,7 +22,7 @@ const portOpen = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
+const waitFor = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
@@ -117,6 +117,20 @@ describe('local provisioner (real clickhouse-server)', () => {
     await waitFor(async () => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false));
   });
 
+  it('two changes within one second both reach the server: each rewrite moves users.xml to a later second (18.16 compares whole seconds)', async () => {
+    const [node] = await provisioner.nodes(plan.clusterId);
+    const usersXml = path.join(node.dataDir, 'users.xml');
+    const second = async () => Math.floor((await stat(usersXml)).mtimeMs / 1000);
+    const seconds = [await second()];
+    for (const list of [['10.0.0.0/8'], ['10.0.0.0/8', '127.0.0.1'], []]) {
+      await provisioner.applyIpSafeList({ ...plan, ipSafeList: list });
+      seconds.push(await second());
+    }
+    for (let i = 1; i < seconds.length; i++) expect(seconds[i]).toBeGreaterThan(seconds[i - 1]);
+    const admin = { host: node.host, port: node.httpPort, user: 'admin_one', password };
+    await waitFor(async () => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false));
+  });
+
   it('a new provisioner (platform restart after a crash) adopts the running servers instead of starting new ones', async () => {
     const before = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1 ORDER BY idx', [plan.clusterId]);
     const second = createLocalProvisioner({ db, root: path.join(dir, 'clickhouse') });
@@ -133,6 +147,25 @@ describe('local provisioner (real clickhouse-server)', () => {
     for (const { pid } of before) expect(isAlive(pid)).toBe(false);
     expect(await provisioner.restore([plan])).toEqual([]);
     expect(await provisioner.healthy(plan.clusterId)).toBe(true);
+  });
+
+  it('a node that cannot start (its port is taken) fails the provisioning with the reason, and nothing keeps running', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const row = (await db.query<{ id: number }>("INSERT INTO clickhouse_clusters (project_id, name, status) SELECT project_id, 'blocked', 'creating' FROM clickhouse_clusters LIMIT 1 RETURNING id"))[0];
+      const nodeDir = path.join(dir, 'clickhouse', String(row.id), 'node-1');
+      await replaceProcesses(db, row.id, [{ idx: 0, http_port: taken, tcp_port: taken, data_dir: nodeDir, pid: null }], [{ shard: 1, replica: 1, process_idx: 0, database: null }]);
+      const blocked = { ...plan, clusterId: row.id, name: 'blocked', shards: 1 };
+      await expect(provisioner.provision(blocked, { adminPassword: password })).rejects.toThrow(ProvisionError);
+      await expect(provisioner.provision(blocked, { adminPassword: password })).rejects.toThrow(/stopped while starting: .*Address already in use/);
+      const [{ pid }] = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1', [row.id]);
+      expect(isAlive(pid)).toBe(false);
+      await provisioner.destroy(row.id);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('destroy stops every server (ports closed) and removes the data folder', async () => {

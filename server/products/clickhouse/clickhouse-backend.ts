@@ -57,7 +57,7 @@ export function createClickhouseBackend(platform: ProductPlatform, options: Clic
       if (signal.aborted) throw error; // shutdown or cancel: the job is handed back and resumes
       const reason = error instanceof ProvisionError ? error.message : `The cluster could not be created: ${error instanceof Error ? error.message : String(error)}`;
       // No server of a failed cluster keeps running; its folder stays until the cluster is deleted.
-      await provisioner.destroy(clusterId).catch(() => undefined);
+      await provisioner.stop(clusterId).catch(() => undefined);
       await setClusterStatus(platform.db, clusterId, 'failed', reason, { clearSecret: true });
       return { failed: reason };
     }

@@ -113,6 +113,14 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     });
   });
 
+  router.add('GET', 'integrations/clickhouse/clusters/creation', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const { project } = await enabledProject(caller, query);
+    const has = await projectHasPaymentMethod(ctx.db, project.id);
+    const live = (await listProjectClusters(ctx.db, project.id)).filter((r) => r.status !== 'deleting');
+    sendJson(res, 200, { allowed: has || live.length === 0, has_payment_method: has });
+  });
+
   router.add('POST', 'integrations/clickhouse/clusters', async ({ req, res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
     const { project, integration } = await enabledProject(caller, query);

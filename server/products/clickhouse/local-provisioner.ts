@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Queryable } from '../../db/database';
@@ -74,10 +74,20 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     return (await readFile(file, 'utf8')).trim();
   }
 
+  /**
+   * Replaces a config file in one step. ClickHouse 18.16 notices a changed file by its modification time in whole
+   * seconds, so a second change within the same second would go unseen: the new file's time is moved past the old
+   * one's second when needed.
+   */
   async function writeAtomic(file: string, text: string): Promise<void> {
+    const before = await stat(file).catch(() => undefined);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, text, { mode: 0o600 });
     await rename(tmp, file);
+    if (before) {
+      const oldSecond = Math.floor(before.mtimeMs / 1000);
+      if (Math.floor((await stat(file)).mtimeMs / 1000) <= oldSecond) await utimes(file, new Date(), new Date((oldSecond + 1) * 1000));
+    }
   }
 
   async function renderAll(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {
@@ -109,11 +119,12 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     }
   }
 
+  /** The server's last logged error ("<Error> Application: Net Exception: Address already in use: …"). */
   async function lastErrorLines(dir: string): Promise<string> {
     const text = await readFile(path.join(dir, 'log', 'error.log'), 'utf8').catch(() => '');
-    const stdout = await readFile(path.join(dir, 'log', 'stdout.log'), 'utf8').catch(() => '');
-    const lines = `${text}\n${stdout}`.split('\n').filter((l) => /Exception|Error|error/.test(l) && !/^\d+\. /.test(l));
-    return lines.slice(-2).join(' ').slice(0, 400);
+    const errors = text.split('\n').filter((l) => /<(Error|Fatal)>/.test(l));
+    const last = errors.at(-1) ?? '';
+    return last.replace(/^.*?<(Error|Fatal)>\s*/, '').split(', Stack trace')[0].split(', e.what()')[0].slice(0, 300);
   }
 
   /** Starts (or adopts) one process and waits until it answers SELECT 1. */
@@ -190,11 +201,15 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       await renderAll(plan, await listProcesses(db, plan.clusterId));
     },
 
-    async destroy(clusterId) {
+    async stop(clusterId) {
       const dir = clusterDir(root, clusterId);
       const names = await readdir(dir).catch(() => [] as string[]);
-      await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n))));
-      await rm(dir, { recursive: true, force: true });
+      await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n), 'kill')));
+    },
+
+    async destroy(clusterId) {
+      await provisioner.stop(clusterId);
+      await rm(clusterDir(root, clusterId), { recursive: true, force: true });
     },
 
     nodes: endpoints,

@@ -91,15 +91,18 @@ export class ProcessSupervisor {
     return isAlive(p.pid);
   }
 
-  /** Stops the process of this folder (and one left behind by an earlier platform, by its pid file). */
-  async stop(dir: string): Promise<void> {
+  /**
+   * Stops the process of this folder (and one left behind by an earlier platform, by its pid file). 'graceful' lets
+   * the server finish (SIGTERM; 18.16 takes about 5 s); 'kill' is for a server whose data is about to be removed.
+   */
+  async stop(dir: string, mode: 'graceful' | 'kill' = 'graceful'): Promise<void> {
     const known = this.processes.get(dir);
     this.processes.delete(dir);
     const pids = new Set<number>();
     if (known) pids.add(known.pid);
     const fromFile = Number((await readFile(path.join(dir, PID_FILE), 'utf8').catch(() => '')).trim());
     if (fromFile > 0 && isAlive(fromFile) && runsConfig(fromFile, path.join(dir, 'config.xml'))) pids.add(fromFile);
-    await Promise.all([...pids].map((pid) => stopPid(pid)));
+    await Promise.all([...pids].map((pid) => stopPid(pid, mode === 'kill' ? 'SIGKILL' : 'SIGTERM')));
     await rm(path.join(dir, PID_FILE), { force: true });
   }
 
@@ -113,10 +116,10 @@ export class ProcessSupervisor {
   }
 }
 
-/** SIGTERM, then SIGKILL after 5 s; resolves when the pid is gone. */
-async function stopPid(pid: number): Promise<void> {
+/** The signal, then SIGKILL after 5 s; resolves when the pid is gone. */
+async function stopPid(pid: number, signal: NodeJS.Signals): Promise<void> {
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(pid, signal);
   } catch {
     return;
   }

@@ -45,6 +45,8 @@ export interface ClusterProvisioner {
   provision(plan: ClusterPlan, options?: ProvisionOptions): Promise<NodeEndpoint[]>;
   /** Applies a new IP safe list to the running servers. */
   applyIpSafeList(plan: ClusterPlan): Promise<void>;
+  /** Stops the servers and keeps their data (a failed cluster, until it is deleted). */
+  stop(clusterId: number): Promise<void>;
   /** Stops the servers and removes their data. Safe to run again. */
   destroy(clusterId: number): Promise<void>;
   /** The nodes of a provisioned cluster. */

@@ -1,5 +1,5 @@
 import { Field as ArkField, useFieldContext } from '@ark-ui/react/field';
-import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { css, cx } from 'styled-system/css';
 import { field } from 'styled-system/recipes/field';
 import { input, type InputVariantProps } from 'styled-system/recipes/input';
@@ -57,4 +57,10 @@ export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ s
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, ...rest }, ref) {
   const describedBy = useDescribedBy(rest['aria-describedby']);
   return <ArkField.Textarea ref={ref} className={cx(field().textarea, input({ size: 'md' }), css({ minH: '20', py: '2' }), className)} {...rest} aria-describedby={describedBy} />;
+});
+
+/** A native select; inside a Field it picks up the label, descriptions and invalid state. */
+export const NativeSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function NativeSelect({ className, ...rest }, ref) {
+  const describedBy = useDescribedBy(rest['aria-describedby']);
+  return <ArkField.Select ref={ref} className={cx(input({ size: 'md' }), className)} {...rest} aria-describedby={describedBy} />;
 });

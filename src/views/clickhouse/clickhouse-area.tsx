@@ -1,0 +1,198 @@
+// /{projectSlug}/stack/clickhouse/* (spec 001 §2 ClickHouse): the index redirects to the first non-deleting cluster or
+// to /create; cluster/{clusterId} shows one cluster with the nav of the project's clusters and a new-cluster button.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { useState } from 'react';
+import { fromPromise } from 'xstate';
+import { Link, Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
+import { diskLevel, formatBytes, isValidIpEntry, ClusterMessage } from '../../../contract/clickhouse';
+import { projectIdFromSlug } from '../../../contract/projects';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field, Input } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { clusterLifecycleMachine } from '../../machines/cluster-lifecycle/cluster-lifecycle.machine';
+import { deleteCluster, getCluster, getClusterMetrics, listClusters, updateIpSafeList, type Cluster } from '../../services/clickhouse';
+import { toast } from '../../services/toast-store';
+import { ClusterLifecycleView } from './cluster-lifecycle-view';
+import { ClusterMetricsCard } from './cluster-metrics-card';
+import { CreateClusterView } from './create-cluster-view';
+
+const STALE_MS = 10_000;
+
+function useProjectId(): number {
+  return projectIdFromSlug(useParams().projectSlug ?? '') ?? 0;
+}
+
+function useClusters(projectId: number) {
+  return useQuery({ queryKey: ['clickhouse', 'clusters', projectId], queryFn: () => listClusters(projectId), staleTime: STALE_MS, retry: false });
+}
+
+function ClickhouseIndex() {
+  const projectId = useProjectId();
+  const clusters = useClusters(projectId);
+  if (clusters.isLoading) return <Spinner label="Loading the clusters" />;
+  if (clusters.isError) return <Alert status="error" title="We encountered an error while fetching some data.">Please reload the page, and contact support if the problem persists.</Alert>;
+  const first = (clusters.data ?? []).find((c) => c.status !== 'deleting');
+  return <Navigate to={first ? `cluster/${first.id}` : 'create'} replace />;
+}
+
+function ClusterNav({ projectId, selected }: { projectId: number; selected: number }) {
+  const clusters = useClusters(projectId);
+  const live = (clusters.data ?? []).filter((c) => c.status !== 'deleting');
+  return (
+    <nav aria-label="Clusters">
+      <ul style={{ display: 'flex', gap: '0.75rem', listStyle: 'none', padding: 0 }}>
+        {live.map((c) => (
+          <li key={c.id}>
+            <Link to={`../cluster/${c.id}`} aria-current={c.id === selected ? 'page' : undefined}>
+              {c.name}
+            </Link>
+          </li>
+        ))}
+        <li>
+          <Link to="../create">New cluster</Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+// Section 9: 70% free or more is good, 40-69% warn, below 40% bad.
+const LEVEL_COLOUR = { good: '#16a34a', warn: '#d97706', bad: '#dc2626' } as const;
+
+function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
+  const metrics = useQuery({
+    queryKey: ['clickhouse', 'metrics', projectId, cluster.name, 'space'],
+    queryFn: () => {
+      const end = Math.floor(Date.now() / 1000);
+      return getClusterMetrics(projectId, cluster.name, { start: end - 3600, end });
+    },
+    staleTime: STALE_MS,
+    retry: false,
+  });
+  return (
+    <Card title="Available space">
+      {metrics.isLoading && <Spinner label="Loading the available space" />}
+      {metrics.isError && <Alert status="error">We encountered an error while fetching some data.</Alert>}
+      {metrics.data && (
+        <>
+          <p>
+            {metrics.data.totalTables} table(s), {metrics.data.totalRows} row(s)
+          </p>
+          {metrics.data.disks.length === 0 && <p>No disk measurements for this cluster.</p>}
+          <ul>
+            {metrics.data.disks.map((disk) => {
+              const level = diskLevel(disk.freeSpace, disk.totalSpace);
+              const percent = disk.totalSpace > 0 ? Math.round((disk.freeSpace / disk.totalSpace) * 100) : 0;
+              return (
+                <li key={disk.host}>
+                  {disk.host}: {formatBytes(disk.freeSpace)} free of {formatBytes(disk.totalSpace)}
+                  <span
+                    role="meter"
+                    aria-label={`Free space on ${disk.host}`}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    aria-valuetext={`${percent}% free (${level})`}
+                    data-level={level}
+                    style={{ display: 'inline-block', width: '8rem', height: '0.6rem', marginLeft: '0.5rem', background: '#9ca3af', borderRadius: '3px', overflow: 'hidden', verticalAlign: 'middle' }}
+                  >
+                    <span style={{ display: 'block', width: `${percent}%`, height: '100%', background: LEVEL_COLOUR[level] }} />
+                  </span>{' '}
+                  {percent}% free
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </Card>
+  );
+}
+
+function ConfigCard({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(cluster.ipSafeList.join(', '));
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    const entries = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (!entries.every(isValidIpEntry)) return setError(ClusterMessage.ipSafeList);
+    setError(null);
+    setSaving(true);
+    try {
+      const result = await updateIpSafeList(projectId, cluster.id, entries);
+      toast.success(result.message);
+      await queryClient.invalidateQueries({ queryKey: ['clickhouse', 'clusters', projectId] });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Card title="Configuration">
+      <Field label="IP safe list" helperText="Comma-separated IPv4 addresses with an optional /0-32. Empty allows every address." errorText={error ?? undefined}>
+        <Input value={text} onChange={(e) => setText(e.target.value)} disabled={cluster.status !== 'active'} />
+      </Field>
+      <Button onClick={save} loading={saving} disabled={cluster.status !== 'active'}>
+        Save IP safe list
+      </Button>
+    </Card>
+  );
+}
+
+function ClusterPage() {
+  const projectId = useProjectId();
+  const clusterId = Number(useParams().clusterId);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return <ClusterPageBody key={clusterId} projectId={projectId} clusterId={clusterId} onGone={() => navigate('..', { replace: true })} invalidate={() => queryClient.invalidateQueries({ queryKey: ['clickhouse'] })} />;
+}
+
+function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { projectId: number; clusterId: number; onGone: () => void; invalidate: () => void }) {
+  const clusters = useClusters(projectId);
+  const cluster = clusters.data?.find((c) => c.id === clusterId);
+  const actor = useActorRef(
+    clusterLifecycleMachine.provide({
+      actors: {
+        readCluster: fromPromise(() => getCluster(projectId, clusterId)),
+        deleteCluster: fromPromise(({ input }: { input: { clusterId: number } }) => deleteCluster(projectId, input.clusterId)),
+      },
+      actions: {
+        notifyDeleteRequested: (_, params) => {
+          toast.success(params.message);
+          invalidate();
+        },
+      },
+    }),
+  );
+  return (
+    <section aria-label="ClickHouse cluster">
+      <ClusterNav projectId={projectId} selected={clusterId} />
+      <ClusterLifecycleView actor={actor} />
+      <GoneLink actor={actor} onGone={onGone} />
+      {cluster && (cluster.status === 'active' || cluster.status === 'external') && <AvailableSpace projectId={projectId} cluster={cluster} />}
+      {cluster && (cluster.status === 'active' || cluster.status === 'external') && <ClusterMetricsCard projectId={projectId} cluster={cluster} />}
+      {cluster && !cluster.isExternal && <ConfigCard projectId={projectId} cluster={cluster} />}
+    </section>
+  );
+}
+
+function GoneLink({ actor, onGone }: { actor: ActorRefFrom<typeof clusterLifecycleMachine>; onGone: () => void }) {
+  const gone = useSelector(actor, (s) => s.matches('gone'));
+  return gone ? <Button onClick={onGone}>Back to the clusters</Button> : null;
+}
+
+export function ClickhouseArea() {
+  return (
+    <Routes>
+      <Route index element={<ClickhouseIndex />} />
+      <Route path="create" element={<CreateClusterView />} />
+      <Route path="cluster/:clusterId" element={<ClusterPage />} />
+    </Routes>
+  );
+}
