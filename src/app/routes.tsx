@@ -5,6 +5,7 @@
 // area that is not registered never leads to a blank page. See docs/console.md.
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import type { ProductSlug } from '../../contract/products';
 
 export type AreaId =
   | 'account'
@@ -16,7 +17,11 @@ export type AreaId =
   | 'stack'
   | 'systemStatus'
   | 'verify'
-  | 'invitations';
+  | 'invitations'
+  | 'stackAdd'
+  | 'stackRedirect'
+  // Each product's pages: id = slug, scope 'project', path 'stack/<slug>/*', wrapped in RequireIntegration.
+  | ProductSlug;
 
 /**
  * - root: inside the shell at /{path}
@@ -44,6 +49,10 @@ export const AREAS: AreaRoute[] = [
   { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
   { id: 'organization', scope: 'both', path: 'organization', load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
+  { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
+  { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
+  { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
+  { id: 'systemStatus', scope: 'both', path: 'system-status', load: view(() => import('../views/system-status/system-status-view'), 'SystemStatusView') },
 ];
 
 export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {
