@@ -4,15 +4,16 @@
 import type { Page } from '@playwright/test';
 import { asRole, expect, test } from './fixtures';
 
-async function openAcmeProduction(page: Page) {
+async function openAcmeProject(page: Page, name: string) {
   await page.goto('/projects');
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
   await sidebar.getByRole('link', { name: 'Acme' }).click();
   await expect(sidebar.getByRole('link', { name: /^Acme/ })).toHaveAttribute('aria-current', 'true');
   await sidebar.getByRole('link', { name: 'Projects', exact: true }).click();
-  await page.getByRole('link', { name: /Acme Production/ }).first().click();
+  await page.getByRole('link', { name: new RegExp(name) }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
 }
+const openAcmeProduction = (page: Page) => openAcmeProject(page, 'Acme Production');
 
 test.describe('the stack as the owner', () => {
   test.use(asRole('owner'));
@@ -42,7 +43,13 @@ test.describe('the stack as the owner', () => {
     await expect(dialog).toHaveCount(0);
   });
 
-  test('moving the business clock past the trial makes the paid trial active', async ({ page, request, baseURL }) => {
+  test('moving the business clock: the paid trial becomes active, the scheduled cancellation happens', async ({ page, request, baseURL }) => {
+    await openAcmeProject(page, 'Acme Staging');
+    const stagingUrl = page.url();
+    const loggen = page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'Loggen' });
+    await expect(loggen).toContainText('Scheduled for cancellation');
+    await expect(loggen).toContainText(/This subscription will be cancelled on: \d{2} \w{3} \d{4}/);
+
     await openAcmeProduction(page);
     const observability = page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'Observability' });
     await expect(observability).toContainText('Trial period');
@@ -51,6 +58,15 @@ test.describe('the stack as the owner', () => {
     await page.reload();
     // Acme's billing account has a card, so the trial became an active subscription.
     await expect(observability).toContainText('Subscription active');
+
+    // Staging's Loggen was due for cancellation within those days: it is cancelled, its card is gone, and opening
+    // it warns and leads back to the stack.
+    await page.goto(stagingUrl);
+    await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'Loggen' })).toHaveCount(0);
+    await page.goto(`${stagingUrl}/loggen`);
+    await expect(page.getByRole('status').filter({ hasText: "You're trying to access cancelled product" })).toBeVisible();
+    await expect(page).toHaveURL(stagingUrl);
   });
 });
 

@@ -2,7 +2,7 @@
 // usable by this person; otherwise back to the stack page, with a warning for a suspended or cancelled product.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { queries } from '../../app/query-keys';
 import { Alert } from '../../components/ui/alert';
 import { Spinner } from '../../components/ui/spinner';
@@ -35,8 +35,14 @@ export function RequireIntegration({ productSlug, pageTitle = 'Overview', childr
   return <>{children}</>;
 }
 
-/** stack/* with no product of the project in the path: back to the stack root (spec 001 §2). */
+/**
+ * stack/* that no product area answers: back to the stack root (spec 001 §2). When the path names a product of the
+ * project that is suspended or cancelled, the guard warns on the way (a product whose pages are not installed in
+ * this build lands here too).
+ */
 export function StackRedirect() {
   const shell = useShellData();
-  return <Navigate to={`/${shell.currentProject!.slug}/stack`} replace />;
+  const segment = (useParams()['*'] ?? '').split('/')[0];
+  const home = <Navigate to={`/${shell.currentProject!.slug}/stack`} replace />;
+  return segment ? <RequireIntegration productSlug={segment}>{home}</RequireIntegration> : home;
 }
