@@ -59,3 +59,11 @@ export function productMainStatus(services: readonly { running: boolean }[]): 'S
   if (running === services.length) return 'SUCCESS';
   return running === 0 ? 'ERROR' : 'WARNING';
 }
+
+/** POST integrations/{integration}/cancel: when it ends, and every subscription it cancelled (Grafana: the organization's). */
+export const IntegrationCancelResponse = Schema.Struct({
+  message: Schema.String,
+  cancellation_date_timestamp: Schema.Number,
+  cancelled: Schema.Array(Schema.Struct({ integration_id: Schema.Number, project_id: Schema.Number, cancellation_date_timestamp: Schema.Number })),
+});
+export type IntegrationCancelResponse = typeof IntegrationCancelResponse.Type;

@@ -5,6 +5,7 @@
 // area that is not registered never leads to a blank page. See docs/console.md.
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import type { ProductSlug } from '../../contract/products';
 
 export type AreaId =
   | 'account'
@@ -17,7 +18,10 @@ export type AreaId =
   | 'systemStatus'
   | 'verify'
   | 'invitations'
-  | 'clickhouse';
+  | 'stackAdd'
+  | 'stackRedirect'
+  // Each product's pages: id = slug, scope 'project', path 'stack/<slug>/*', wrapped in RequireIntegration.
+  | ProductSlug;
 
 /**
  * - root: inside the shell at /{path}
@@ -49,6 +53,10 @@ export const AREAS: AreaRoute[] = [
   { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
   { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: view(() => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
+  { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
+  { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
+  { id: 'systemStatus', scope: 'both', path: 'system-status', load: view(() => import('../views/system-status/system-status-view'), 'SystemStatusView') },
 ];
 
 export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {

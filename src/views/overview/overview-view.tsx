@@ -4,7 +4,6 @@ import { css } from 'styled-system/css';
 import { useCurrentUser } from '../../app/auth-context';
 import { queries } from '../../app/query-keys';
 import { areaPath, hasArea } from '../../app/routes';
-import { Badge } from '../../components/ui/badge';
 import { buttonStyles } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ArrowRightIcon } from '../../components/ui/icons';
@@ -13,16 +12,8 @@ import { formatDate } from '../../lib/format';
 import { rememberSelectedProject } from '../../services/selected-project';
 import { projectHome } from '../projects/projects-view';
 import { visibleIntegrations } from '../shell/sidebar-model';
+import { IntegrationStatusBadge } from '../stack/integration-status-badge';
 import { useShellData } from '../shell/use-shell-data';
-
-const statusText: Record<string, string> = {
-  active: 'Subscription active',
-  trial: 'Trial',
-  suspended: 'Subscription suspended',
-  cancelled_by_user: 'Cancelled',
-  scheduled_for_cancellation: 'Scheduled for cancellation',
-};
-const statusTone = { active: 'success', trial: 'accent', suspended: 'danger', cancelled_by_user: 'neutral', scheduled_for_cancellation: 'warning' } as const;
 
 /** / and /welcome (and /{projectSlug}): greeting, the account's projects, the selected project's integrations. */
 export function OverviewView() {
@@ -67,7 +58,7 @@ export function OverviewView() {
                 <li key={integration.id} className={css({ borderWidth: '1px', borderRadius: 'l2', p: '3', display: 'flex', flexDirection: 'column', gap: '1' })}>
                   <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2' })}>
                     <span className={css({ fontWeight: 'semibold' })}>{integration.product.name}</span>
-                    <Badge tone={statusTone[integration.status]}>{statusText[integration.status] ?? integration.status}</Badge>
+                    <IntegrationStatusBadge status={integration.status} productSlug={integration.product.slug} projectId={project.id} />
                   </div>
                   <span className={css({ textStyle: 'xs', color: 'fg.muted' })}>
                     Added {formatDate(integration.createdAt)} by {integration.creatorName}
