@@ -3,7 +3,7 @@
 // Adding an area is one line in AREAS below: its id, where it lives, its path and the lazy import of a module
 // that exports the named component. Links to an area (sidebar, menus) show only when hasArea(id) is true, so an
 // area that is not registered never leads to a blank page. See docs/console.md.
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { ProductSlug } from '../../contract/products';
 
@@ -44,6 +44,17 @@ const view =
   async (): Promise<ComponentType> =>
     (await loader())[name] as ComponentType;
 
+/** A product's pages inside the stack's guard (enabled, usable by this person; the document title). */
+const productArea =
+  <M extends Record<string, unknown>>(productSlug: ProductSlug, pageTitle: string, loader: () => Promise<M>, name: keyof M & string) =>
+  async (): Promise<ComponentType> => {
+    const [{ RequireIntegration }, module] = await Promise.all([import('../views/stack/require-integration'), loader()]);
+    const Page = module[name] as ComponentType;
+    return function ProductArea() {
+      return createElement(RequireIntegration, { productSlug, pageTitle, children: createElement(Page) });
+    };
+  };
+
 export const AREAS: AreaRoute[] = [
   { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
   { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
@@ -52,7 +63,8 @@ export const AREAS: AreaRoute[] = [
   { id: 'account', scope: 'both', path: 'account', load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
   { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
-  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: view(() => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', 'Clusters', () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
   { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
   { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
   { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },

@@ -31,9 +31,6 @@ const HOUR = 3_600_000;
 export function LoggenView() {
   const { currentProject, readOnly } = useShellData();
   const projectId = currentProject!.id;
-  useEffect(() => {
-    document.title = 'Loggen Configuration';
-  }, []);
   const config = useQuery({ queryKey: ['loggen', 'config', projectId], queryFn: () => getLoggenConfig(projectId), staleTime: 10_000, retry: false });
   const options = useQuery({ queryKey: ['loggen', 'options'], queryFn: listLogOptions, staleTime: HOUR, retry: false });
   const actor = useActorRef(
