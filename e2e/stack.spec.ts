@@ -18,7 +18,7 @@ const openAcmeProduction = (page: Page) => openAcmeProject(page, 'Acme Productio
 test.describe('the stack as the owner', () => {
   test.use(asRole('owner'));
 
-  test('cards with status badges; the catalogue; a product without a back end cannot be enabled', async ({ page }) => {
+  test('cards with status badges; the catalogue; ClickHouse is enabled directly and opens its pages', async ({ page }) => {
     await openAcmeProduction(page);
     await expect(page).toHaveTitle('Stack');
     await expect(page.getByText('The products that are enabled in the current project.')).toBeVisible();
@@ -36,11 +36,12 @@ test.describe('the stack as the owner', () => {
     const loggen = page.getByRole('listitem', { name: 'Loggen' });
     await expect(loggen).toContainText('Requires Observability (enabled).');
     await page.getByRole('button', { name: 'Add ClickHouse to this project' }).click();
-    // No ClickHouse back end is installed in this build: the server refuses and the flow says so.
-    const dialog = page.getByRole('dialog');
-    await expect(dialog.getByRole('alert')).toContainText("clickhouse couldn't be enabled");
-    await dialog.getByRole('button', { name: 'Close' }).first().click();
-    await expect(dialog).toHaveCount(0);
+    // ClickHouse is enabled directly and opens its pages: with no cluster yet, the create page.
+    await expect(page).toHaveURL(/\/stack\/clickhouse\/create$/);
+    await expect(page).toHaveTitle(/^ClickHouse /);
+    await page.goBack();
+    await page.goto(stackUrl);
+    await expect(page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'ClickHouse' })).toBeVisible();
   });
 
   test('moving the business clock: the paid trial becomes active, the scheduled cancellation happens', async ({ page, request, baseURL }) => {
