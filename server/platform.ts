@@ -11,6 +11,9 @@ import { loadOrCreateSigningKeys } from './identity/signing-keys';
 import { createAccessTokenVerifier } from './identity/verify-access-token';
 import { createStaticFileHandler, setSecurityHeaders } from './static-files';
 import { createClock, type Clock } from './clock';
+import { createPaymentProvider } from './adapters/payments/create-payment-provider';
+import { runInvoicing, startBillingLedger } from './billing/billing-ledger';
+import { handleClockPage } from './dev/clock-page';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { createServiceRegistry } from './api/service-status';
 import { createProductRegistry, type ProductRegistry } from './products/product-registry';
@@ -79,6 +82,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     await products.start();
     jobs.start();
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
+    const ledger = { db, clock, jobs, payments: createPaymentProvider(db, effective), publicUrl: effective.publicUrl, apiBasePath: effective.apiBasePath };
+    await startBillingLedger(ledger);
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
 
@@ -89,6 +94,9 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
+      if (pathname === '/dev/clock' && effective.devPages) {
+        return handleClockPage(req, res, { clock, realmPath: identity.realmPath, afterAdvance: async () => void (await runInvoicing(ledger)) });
+      }
       return serveStatic(req, res);
     };
     server.off('request', starting);

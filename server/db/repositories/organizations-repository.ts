@@ -26,12 +26,12 @@ export const ORGANIZATION_TRIAL_DAYS = 14;
 
 export async function createOrganization(
   db: Queryable,
-  organization: { name: string; billingAccountId: number; ownerUserId: string },
+  organization: { name: string; billingAccountId: number; ownerUserId: string; /** Business time (the platform's clock); the database's now() when absent. */ now?: Date },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO organizations (name, billing_account_id, created_by, trial_ends_at)
-     VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING id`,
-    [organization.name, organization.billingAccountId, organization.ownerUserId, ORGANIZATION_TRIAL_DAYS],
+     VALUES ($1, $2, $3, COALESCE($5::timestamptz, now()) + make_interval(days => $4)) RETURNING id`,
+    [organization.name, organization.billingAccountId, organization.ownerUserId, ORGANIZATION_TRIAL_DAYS, organization.now ?? null],
   );
   const id = rows[0].id;
   await db.query('INSERT INTO organization_members (organization_id, user_id, owner, read_only, all_projects) VALUES ($1, $2, true, false, true)', [
