@@ -108,3 +108,27 @@ export function taxIdTypesFor(country: string): readonly TaxIdType[] {
 export const TAX_ID_TYPE_CODES: readonly string[] = [
   ...new Set(Object.values(TAX_ID_TYPES_BY_COUNTRY).flatMap((types) => types.map((t) => t.type))),
 ];
+
+/** Separators people type inside tax ids; they are ignored when the value is compared with the format. */
+const SEPARATORS = /[\s.\-/]/g;
+
+/**
+ * The format of a type, derived from its example: each digit of the example is a digit, each letter a letter or a
+ * digit (examples use letters where real ids may have either), separators are optional. The two-letter country
+ * prefix of an EU VAT number must be the example's own. The hosted provider checks the value again (checksums).
+ */
+export function taxIdPattern(example: string, type: string): RegExp {
+  const compact = example.toUpperCase().replace(SEPARATORS, '');
+  const prefixLength = type === 'eu_vat' ? 2 : 0;
+  const body = [...compact.slice(prefixLength)].map((c) => (/[0-9]/.test(c) ? '[0-9]' : /[A-Z]/.test(c) ? '[A-Z0-9]' : c.replace(/[^\w]/g, '\\$&'))).join('');
+  return new RegExp(`^${compact.slice(0, prefixLength)}${body}$`);
+}
+
+/** Null when the value has the format of the type (in that country, when given), else the message to show. */
+export function taxIdValueProblem(type: string, value: string, country?: string): string | null {
+  const candidates = (country ? taxIdTypesFor(country) : Object.values(TAX_ID_TYPES_BY_COUNTRY).flat()).filter((t) => t.type === type);
+  if (candidates.length === 0) return null;
+  const compact = value.toUpperCase().replace(SEPARATORS, '');
+  if (candidates.some((candidate) => taxIdPattern(candidate.example, type).test(compact))) return null;
+  return `This is not a valid ${candidates[0].description}. Expected a value like ${candidates[0].example}.`;
+}
