@@ -95,7 +95,12 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === '/healthz') return health(database, res);
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
       if (pathname === '/dev/clock' && effective.devPages) {
-        return handleClockPage(req, res, { clock, realmPath: identity.realmPath, afterAdvance: async () => void (await runInvoicing(ledger)) });
+        return handleClockPage(req, res, {
+          clock,
+          realmPath: identity.realmPath,
+          afterAdvance: async () => void (await runInvoicing(ledger)),
+          endTrial: async (name) => (await database.query('UPDATE organizations SET trial_ends_at = $2 WHERE name = $1 RETURNING id', [name, clock.now()])).length > 0,
+        });
       }
       return serveStatic(req, res);
     };
