@@ -140,3 +140,45 @@ export async function lockAndCheckOwnsOrganization(tx: Queryable, userId: string
   const rows = await tx.query('SELECT 1 FROM organization_members WHERE user_id = $1 AND owner', [userId]);
   return rows.length > 0;
 }
+
+/** Organizations the user alone owns that still have other members (account deletion waits for them). */
+export async function listSolelyOwnedOrganizationsWithMembers(db: Queryable, userId: string): Promise<{ id: number; name: string }[]> {
+  return db.query(
+    `SELECT o.id, o.name FROM organizations o
+      WHERE EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.owner)
+        AND NOT EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1 AND m.owner)
+        AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1)
+      ORDER BY o.id`,
+    [userId],
+  );
+}
+
+/** Projects that go with the account: the user's personal projects and those of organizations they alone own. */
+export async function listProjectsDeletedWithAccount(db: Queryable, userId: string): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `SELECT p.id FROM projects p
+      WHERE (p.organization_id IS NULL AND p.user_id = $1)
+         OR p.organization_id IN (
+              SELECT o.id FROM organizations o
+               WHERE EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.owner)
+                 AND NOT EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1 AND m.owner))
+      ORDER BY p.id`,
+    [userId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Projects the user created in organizations that stay (they have another owner) are handed to an owner of that
+ * organization, so the team keeps them when the creator's account is deleted.
+ */
+export async function handOverCreatedProjects(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `UPDATE projects p SET user_id = (
+        SELECT m.user_id FROM organization_members m WHERE m.organization_id = p.organization_id AND m.owner AND m.user_id <> $1
+         ORDER BY m.created_at, m.user_id LIMIT 1)
+      WHERE p.user_id = $1 AND p.organization_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = p.organization_id AND m.owner AND m.user_id <> $1)`,
+    [userId],
+  );
+}
