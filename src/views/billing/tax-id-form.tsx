@@ -10,7 +10,7 @@ import { Button } from '../../components/ui/button';
 import { Combobox } from '../../components/ui/combobox';
 import { Field, Input } from '../../components/ui/field';
 import { Select } from '../../components/ui/select';
-import { ValidationError } from '../../services/errors';
+import { ValidationError, fieldErrorsOf } from '../../services/errors';
 import { addTaxId } from '../../services/billing';
 import { toast } from '../../services/toast-store';
 import { countryItems } from '../billing-card/countries';
@@ -33,7 +33,7 @@ export function TaxIdForm({ billingAccountId, onSaved, onCancel }: { billingAcco
     },
     onError: (error) => {
       if (error instanceof ValidationError) {
-        setErrors(Object.fromEntries(Object.entries(error.details).map(([key, v]) => [key, Array.isArray(v) ? v.map(String) : [String(v)]])));
+        setErrors(fieldErrorsOf(error));
       }
     },
   });
