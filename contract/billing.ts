@@ -1,6 +1,6 @@
 import { Schema } from 'effect';
 import { Id, IdFromString, Timestamp, requiredString } from './common';
-import { TAX_ID_TYPE_CODES, taxIdTypesFor } from './tax-ids';
+import { TAX_ID_TYPE_CODES, taxIdTypesFor, taxIdValueProblem } from './tax-ids';
 
 // Billing accounts, cards and tax ids (spec 000 §3 BillingAccount, §5 rules, §7 Billing calls).
 
@@ -110,6 +110,12 @@ export const AddTaxIdBody = Schema.Struct({
         : { path: ['type'], issue: TAX_ID_TYPE_NOT_FOR_COUNTRY },
     ),
   ),
+  Schema.check(
+    Schema.makeFilter((body: { country?: string; type: string; value: string }) => {
+      const problem = taxIdValueProblem(body.type, body.value, body.country);
+      return problem === null ? true : { path: ['value'], issue: problem };
+    }),
+  ),
 );
 export type AddTaxIdBody = typeof AddTaxIdBody.Type;
 export const AddTaxIdResponse = Schema.Struct({ message: Schema.String, tax_id: TaxId });
@@ -127,3 +133,6 @@ export const CardAddressForm = Schema.Struct({
 export type CardAddressForm = typeof CardAddressForm.Type;
 
 export const BillingAccountIdFromQuery = Schema.Struct({ billing_account_id: IdFromString });
+
+/** DELETE billing/tax-id?billing_account_id=&tax_id= */
+export const RemoveTaxIdQuery = Schema.Struct({ billing_account_id: IdFromString, tax_id: IdFromString });

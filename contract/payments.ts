@@ -32,4 +32,6 @@ export const LOCAL_TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
+  /** Attaches, but every charge is declined (invoices stay open). */
+  chargeDeclined: '4000000000000341',
 } as const;

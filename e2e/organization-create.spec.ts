@@ -1,51 +1,8 @@
 // The create-organization wizard in the browser against the running platform: name rules, a declined card then a
 // good one on the same billing account, and the landing in the new organization with a token scoped to it.
-import type { Page } from '@playwright/test';
 import { recordAccessTokens } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
-
-const PASSWORD = 'Demo1234!';
-
-/** Registers a new account through the identity server's registration page, starting from a console address. */
-async function registerThroughConsole(page: Page, path: string, email: string, firstName: string): Promise<void> {
-  await page.goto(path);
-  await page.waitForURL((url) => url.pathname.includes('/realms/'));
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('First name').fill(firstName);
-  await page.getByLabel('Last name').fill('Tester');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((url) => !url.pathname.includes('/realms/') && url.pathname !== '/auth');
-}
-
-/** Opens the newest mail to that address in the local outbox and follows its first link. */
-async function followMailLink(page: Page, to: string, linkPattern: RegExp): Promise<void> {
-  await page.goto('/dev/outbox');
-  const mail = page.locator('article.mail').filter({ has: page.locator('.to', { hasText: to }) }).first();
-  await mail.getByRole('link', { name: linkPattern }).first().click();
-}
-
-async function fillCardForm(page: Page, cardNumber: string): Promise<void> {
-  const form = page.getByRole('form', { name: 'Card' });
-  await form.getByLabel(/^Address/).first().fill('1 Main Street');
-  await form.getByLabel(/^City/).fill('Berlin');
-  await form.getByLabel(/^Postal code/).fill('10115');
-  const country = form.getByRole('combobox', { name: 'Country' });
-  await country.click();
-  await country.fill('Germ');
-  await page.getByRole('option', { name: 'Germany' }).click();
-  await form.getByLabel(/^Phone/).fill('+49 30 1234567');
-  await form.getByLabel('Card number').fill(cardNumber);
-  await form.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await form.getByLabel('CVC').fill('123');
-  // Ark's checkbox keeps its input visually hidden; the person clicks the box drawn next to the label.
-  const terms = form.getByRole('checkbox');
-  if (!(await terms.isChecked())) await form.locator('[data-scope="checkbox"][data-part="control"]').click();
-  await expect(terms).toBeChecked();
-}
+import { fillCardForm, followMailLink, registerThroughConsole } from './fresh-account';
 
 test.describe('create an organization', () => {
   test('a new user creates an organization: name rules, a declined card, then a good one', async ({ browser, baseURL }) => {

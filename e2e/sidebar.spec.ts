@@ -21,9 +21,9 @@ test.describe('the sidebar without a project', () => {
   test.use(asRole('owner'));
 
   test('the project links are focusable and explain instead of navigating', async ({ page }) => {
-    // In this build the only project-scoped links shown without a project are the integrations the user has in
-    // other projects (the project settings area is not registered yet); the demo owner has them in Acme, while the
-    // personal sandbox has none. So the owner switches to Acme, where no project is selected after the switch.
+    // Without a project, the project-scoped links are the integrations the user has in other projects and Settings;
+    // the demo owner has integrations in Acme, while the personal sandbox has none. So the owner switches to Acme,
+    // where no project is selected after the switch.
     const tokens = recordAccessTokens(page);
     await page.goto('/projects');
     await expect.poll(() => tokens.length).toBeGreaterThan(0);
@@ -36,8 +36,8 @@ test.describe('the sidebar without a project', () => {
     await expect(sidebar.getByText('Select a project to open its integrations.')).toBeVisible();
 
     const disabled = sidebar.locator('[aria-disabled="true"]');
-    // The seeded Acme projects have qryn, grafana and loggen enabled.
-    await expect(disabled).toHaveCount(3);
+    // The seeded Acme projects have qryn, grafana and loggen enabled; the fourth is Settings.
+    await expect(disabled).toHaveCount(4);
     for (const link of await disabled.all()) {
       await expect(link).toHaveAttribute('role', 'link');
       await expect(link).not.toHaveAttribute('href');

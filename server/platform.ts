@@ -12,6 +12,9 @@ import { loadOrCreateSigningKeys } from './identity/signing-keys';
 import { createAccessTokenVerifier } from './identity/verify-access-token';
 import { createStaticFileHandler, setSecurityHeaders } from './static-files';
 import { createClock, type Clock } from './clock';
+import { createPaymentProvider } from './adapters/payments/create-payment-provider';
+import { runInvoicing, startBillingLedger } from './billing/billing-ledger';
+import { handleClockPage } from './dev/clock-page';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { createServiceRegistry } from './api/service-status';
 import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from './products/product-registry';
@@ -94,6 +97,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     if (probe) services.register(PLATFORM_PRODUCT, 'Developer probe', probe.check);
     jobs.start();
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
+    const ledger = { db, clock, jobs, payments: createPaymentProvider(db, effective), publicUrl: effective.publicUrl, apiBasePath: effective.apiBasePath };
+    await startBillingLedger(ledger);
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
 
@@ -104,7 +109,23 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
-      if (pathname === '/dev/clock' && effective.devPages) return handleDevClock(req, res, clock, lifecycle);
+      if (pathname === '/dev/clock' && effective.devPages) {
+        // One business clock, two faces: JSON for scripts and tests ({advance_days}), a form page for people. Either
+        // way, moving time runs what depends on it at once: the subscription lifecycle and invoicing.
+        const afterAdvance = async () => {
+          await lifecycle.tick();
+          await runInvoicing(ledger);
+        };
+        if (/json/i.test(String(req.headers['content-type'] ?? '')) || /json/i.test(String(req.headers.accept ?? ''))) {
+          return handleDevClock(req, res, clock, lifecycle, () => runInvoicing(ledger));
+        }
+        return handleClockPage(req, res, {
+          clock,
+          realmPath: identity.realmPath,
+          afterAdvance,
+          endTrial: async (name) => (await database.query('UPDATE organizations SET trial_ends_at = $2 WHERE name = $1 RETURNING id', [name, clock.now()])).length > 0,
+        });
+      }
       if (pathname === '/dev/probe' && probe) return probe.handle(req, res);
       for (const product of products.all()) {
         const prefix = product.httpPrefix;

@@ -19,6 +19,7 @@ import { createReadCache } from './read-cache';
 import { registerTelemetryRoutes } from './telemetry-routes';
 import { registerUserRoutes } from './user-routes';
 import { createClock, type Clock } from '../clock';
+import { registerInvoiceRoutes, registerLocalInvoicePayRoutes } from './invoice-routes';
 import type { JobQueue } from '../jobs/job-queue';
 import { emptyProductRegistry, type ProductRegistry } from '../products/product-registry';
 import { createJobQueue } from '../jobs/job-queue';
@@ -69,6 +70,8 @@ export function createApiHandler(deps: ApiDependencies) {
   registerIntegrationRoutes(router, ctx);
   registerTelemetryRoutes(router, ctx);
   if (ctx.payments.kind === 'local') registerLocalPaymentRoutes(router, ctx);
+  registerInvoiceRoutes(router, ctx);
+  if (ctx.payments.kind === 'local') registerLocalInvoicePayRoutes(router, ctx);
   for (const product of ctx.products.all()) product.registerRoutes?.(router, ctx);
   // After the products: a product's own POST integrations/<slug>/ wins over the generic enable call.
   registerIntegrationWriteRoutes(router, ctx);

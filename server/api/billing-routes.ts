@@ -3,6 +3,7 @@ import {
   AttachPaymentMethodBody,
   BillingAccountIdQuery,
   CreateBillingAccountBody,
+  RemoveTaxIdQuery,
   SetupPaymentMethodBody,
   type BillingAccount,
   type TaxId,
@@ -16,6 +17,7 @@ import {
   findOrganizationBillingAccount,
   findPersonalBillingAccount,
   listTaxIds,
+  removeTaxId,
   setCustomerRef,
   setPaymentMethod,
   type BillingAccountRow,
@@ -161,5 +163,22 @@ export function registerBillingRoutes(router: ApiRouter, ctx: ApiContext): void 
     const row = await addTaxId(ctx.db, { billingAccountId: account.id, country, type: body.type, value: body.value, providerRef });
     if (!row) throw conflict('Tax id already added', 'This tax id is already on the billing account.');
     sendJson(res, 201, { message: 'The tax id has been added.', tax_id: toTaxId(row) });
+  });
+
+  router.add('DELETE', 'billing/tax-id', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(RemoveTaxIdQuery, query);
+    await requireWritable(caller);
+    const account = await manageableOr404(ctx, caller, body.billing_account_id);
+    // In the database first, then at the provider: a provider failure rolls the removal back.
+    await ctx.db.transaction(async (tx) => {
+      const removed = await removeTaxId(tx, account.id, body.tax_id);
+      if (!removed) throw notFound(`We could not find tax id ${body.tax_id} on this billing account.`);
+      if (removed.provider_ref && ctx.payments.removeTaxId) {
+        const ref = removed.provider_ref;
+        await withProvider(async () => ctx.payments.removeTaxId!(await providerAccount(ctx, caller, account), ref));
+      }
+    });
+    sendJson(res, 200, { message: 'The tax id has been removed.' });
   });
 }

@@ -88,7 +88,7 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
     const organizationId = await ctx.db.transaction(async (tx) => {
       // Re-checked inside the transaction with a per-user lock, so two quick submits cannot create two organizations.
       if (await lockAndCheckOwnsOrganization(tx, caller.userId)) throw conflict(ErrorText.alreadyOwnsOrganization, 'You already own an organization.');
-      return createOrganization(tx, { name: body.display_name, billingAccountId: account.id, ownerUserId: caller.userId });
+      return createOrganization(tx, { name: body.display_name, billingAccountId: account.id, ownerUserId: caller.userId, now: ctx.clock.now() });
     });
     sendJson(res, 201, { message: 'Organization created successfully', organization_id: organizationId });
   });
@@ -108,7 +108,7 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
     const caller = requireCaller(await scope.caller());
     const membership = await requireOrganization(caller);
     const endsAt = await findOrganizationTrialEnd(ctx.db, membership.organization_id);
-    const remaining = endsAt ? Math.max(0, Math.ceil((endsAt.getTime() - Date.now()) / DAY_MS)) : 0;
+    const remaining = endsAt ? Math.max(0, Math.ceil((endsAt.getTime() - ctx.clock.nowMs()) / DAY_MS)) : 0;
     sendJson(res, 200, { remaining_days: remaining, trial_ends_at: endsAt ? endsAt.toISOString() : null });
   });
 

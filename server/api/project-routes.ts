@@ -2,7 +2,8 @@ import { ErrorText } from '../../contract/errors';
 import { ProjectIdQuery } from '../../contract/common';
 import { AddProjectUserBody, CreateProjectBody, projectSlug, type Project } from '../../contract/projects';
 import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
-import { hasLiveIntegration, listIntegrationsForRelease } from '../db/repositories/integrations-repository';
+import { hasLiveIntegration } from '../db/repositories/integrations-repository';
+import { releaseProjectIntegrations } from './project-release';
 import { isOrganizationMember } from '../db/repositories/organizations-repository';
 import {
   addProjectUser,
@@ -84,11 +85,7 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
     if (!(await isProjectOwner(caller, project))) throw forbidden(ErrorText.projectDeletionOwnerOnly);
     if (await hasLiveIntegration(ctx.db, project.id, 'hepic')) throw new ApiError(409, 'Hepic is active', ErrorText.projectDeletionHepicActive);
     await ctx.db.transaction(async (tx) => {
-      // Every product releases what it holds for the project through the one seam (servers stopped, data removed);
-      // the integration rows, teams and user lists then go with the project (ON DELETE CASCADE).
-      for (const integration of await listIntegrationsForRelease(tx, project.id)) {
-        await ctx.products.get(integration.product_slug)?.release(tx, { integrationId: integration.id, projectId: project.id });
-      }
+      await releaseProjectIntegrations(tx, ctx.products, [project.id]);
       await deleteProject(tx, project.id);
     });
     sendJson(res, 200, { message: `The project ${project.name} has been deleted.` });

@@ -3,7 +3,14 @@ import { PROFILE_UNCHANGED, UpdatePasswordBody, UpdateProfileBody } from '../../
 import { sendVerificationEmail } from '../identity/email-verification';
 import { endSessionsOfAccount } from '../identity/session-revocation';
 import { detachBillingAccountsOfOwner, listOpenInvoicesOfOwner } from '../db/repositories/billing-repository';
-import { deleteSolelyOwnedOrganizations, listMemberOrganizations } from '../db/repositories/organizations-repository';
+import {
+  deleteSolelyOwnedOrganizations,
+  handOverCreatedProjects,
+  listMemberOrganizations,
+  listProjectsDeletedWithAccount,
+  listSolelyOwnedOrganizationsWithMembers,
+} from '../db/repositories/organizations-repository';
+import { releaseProjectIntegrations } from './project-release';
 import { PASSWORD_CONNECTION, deleteUser, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, type Caller } from './caller';
@@ -82,9 +89,22 @@ export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
       const link = open.find((i) => i.payment_link)?.payment_link ?? `${ctx.config.publicUrl}/billing`;
       throw new ApiError(402, ErrorText.pendingPayments, 'Please pay the open invoices before deleting your account.', { payment_link: link });
     }
+    // Nobody loses access without being told: an organization this user alone owns but others use stays until its
+    // other members are removed (there is no ownership transfer yet).
+    const shared = await listSolelyOwnedOrganizationsWithMembers(ctx.db, user.id);
+    if (shared.length > 0) {
+      throw new ApiError(
+        409,
+        'You own an organization with other members',
+        `You are the only owner of ${shared.map((o) => o.name).join(', ')}, which has other members. Remove them in Organization Settings before deleting your account.`,
+      );
+    }
     await ctx.db.transaction(async (tx) => {
-      // Organizations this user alone owns go with the account (their projects and integrations cascade).
+      // What goes with the account: personal projects and the organizations this user alone owns (no other members),
+      // their integrations released through the product seam first.
+      await releaseProjectIntegrations(tx, ctx.products, await listProjectsDeletedWithAccount(tx, user.id));
       await deleteSolelyOwnedOrganizations(tx, user.id);
+      await handOverCreatedProjects(tx, user.id);
       await detachBillingAccountsOfOwner(tx, user.id);
       await deleteUser(tx, user.id);
       await endSessionsOfAccount(tx, user.id, null);

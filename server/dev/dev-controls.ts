@@ -23,13 +23,21 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
  * GET /dev/clock answers the business time; POST /dev/clock {advance_days} (or {advance_ms}) moves it forward, runs
  * the subscription lifecycle once at the new time, and answers the new time and what moved.
  */
-export async function handleDevClock(req: IncomingMessage, res: ServerResponse, clock: Clock, lifecycle: SubscriptionLifecycle): Promise<void> {
+export async function handleDevClock(
+  req: IncomingMessage,
+  res: ServerResponse,
+  clock: Clock,
+  lifecycle: SubscriptionLifecycle,
+  /** What else depends on business time (invoicing), run after the lifecycle pass. */
+  after: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
   if (req.method === 'POST') {
     const body = await jsonBody(req);
     const ms = typeof body.advance_ms === 'number' ? body.advance_ms : typeof body.advance_days === 'number' ? body.advance_days * DAY_MS : NaN;
     if (!Number.isFinite(ms) || ms < 0) return send(res, 400, { message: 'Invalid request', description: 'Send {"advance_days": N} with N ≥ 0.' });
     clock.advance(ms);
     const moved = await lifecycle.tick();
+    await after();
     return send(res, 200, { now: clock.now().toISOString(), offset_ms: clock.offsetMs(), moved });
   }
   if (req.method !== 'GET') return send(res, 405, { message: 'Method not allowed', description: 'GET or POST.' });

@@ -62,6 +62,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'projectSettings', scope: 'project', path: 'settings', load: view(() => import('../views/project-settings/project-settings-view'), 'ProjectSettingsView') },
   { id: 'account', scope: 'both', path: 'account', load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
   { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
+  { id: 'billing', scope: 'both', path: 'billing', load: view(() => import('../views/billing/billing-settings-view'), 'BillingSettingsView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
   { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', 'Clusters', () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
   { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },

@@ -1,7 +1,10 @@
 // Billing calls of the console (spec 000 section 7 Billing) and the local card provider's confirmation, which stands
 // in for the hosted provider's confirmCardSetup in card mock mode.
 import { Schema } from 'effect';
+import { MessageResponse } from '../../contract/common';
+import { InvoiceList } from '../../contract/invoices';
 import {
+  AddTaxIdResponse,
   AttachPaymentMethodResponse,
   BillingAccountIdResponse,
   CreateBillingAccountResponse,
@@ -77,4 +80,19 @@ export async function confirmLocalCardSetup(
   if (error && typeof error.error?.message === 'string') return { error: error.error.message };
   if (error && typeof error.message === 'string') return { error: error.message };
   return { error: 'The card could not be confirmed. Please try again.' };
+}
+
+/** POST billing/tax-id: country and type from the table of tax id types, value in the type's format. */
+export function addTaxId(input: { billingAccountId: number; country: string; type: string; value: string }) {
+  return http.post('billing/tax-id', AddTaxIdResponse, { json: input });
+}
+
+/** DELETE billing/tax-id: removes a tax id of the account (and at the hosted provider). */
+export function removeTaxId(input: { billingAccountId: number; taxId: number }) {
+  return http.delete('billing/tax-id', MessageResponse, { searchParams: { billing_account_id: input.billingAccountId, tax_id: input.taxId } });
+}
+
+/** GET billing/invoices: the ledger of the account that pays in the current mode. */
+export function listInvoices() {
+  return http.get('billing/invoices', InvoiceList);
 }

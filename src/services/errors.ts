@@ -96,3 +96,8 @@ export function errorBodyDescription(body: unknown): string {
   }
   return '';
 }
+
+/** A 422's details as the field messages a form shows (field name → messages). */
+export function fieldErrorsOf(error: ValidationError): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, Array.isArray(value) ? value.map(String) : [String(value)]]));
+}

@@ -69,6 +69,15 @@ const freshCardAccount = async (f: Fixture, userId: string) => {
   await setPaymentMethod(f.api.db, account.id, `pm_local_matrix${counter}`, 'visa •••• 4242');
   return account.id;
 };
+/** A tax id on the Acme billing account. */
+const freshAcmeTaxId = async (f: Fixture) =>
+  (await f.api.db.query<{ id: number }>("INSERT INTO tax_ids (billing_account_id, country, type, value) VALUES ($1, 'DE', 'eu_vat', $2) RETURNING id", [f.acmeBillingId, `DE${200000000 + ++counter}`]))[0].id;
+/** An open invoice of the Acme billing account with its pay-now token. */
+const freshAcmeInvoiceToken = async (f: Fixture) => {
+  const token = `matrix-${++counter}`;
+  await f.api.db.query("INSERT INTO invoices (billing_account_id, amount_cents, status, pay_token) VALUES ($1, 24900, 'open', $2)", [f.acmeBillingId, token]);
+  return token;
+};
 /** A setup intent of the Acme billing account, not yet confirmed. */
 const freshAcmeSetupIntent = async (f: Fixture) =>
   (await createLocalPaymentProvider(f.api.db).createSetupIntent({ id: f.acmeBillingId, name: 'Acme billing', customerRef: null, ownerEmail: 'demo@example.com' }))
@@ -185,6 +194,14 @@ const ROWS: Row[] = [
     request: async (f) => ({ method: 'POST', path: 'billing/tax-id', body: { billing_account_id: f.acmeBillingId, country: 'DE', type: 'eu_vat', value: `DE${100000000 + ++counter}` } }),
     expected: all(401, 404, 201, 404, 403, 403),
   },
+  {
+    call: 'DELETE billing/tax-id (Acme account)',
+    request: async (f) => ({ method: 'DELETE', path: 'billing/tax-id', query: { billing_account_id: f.acmeBillingId, tax_id: await freshAcmeTaxId(f) } }),
+    expected: all(401, 404, 200, 404, 403, 403),
+  },
+  { call: 'GET billing/invoices', request: async () => ({ method: 'GET', path: 'billing/invoices' }), expected: all(401, 200, 200, 200, 200, 403) },
+  // The local provider's pay-now page: the link's token is the capability, as on the hosted provider's invoice page.
+  { call: 'GET payments/local/invoices/{token}/pay (public)', request: async (f) => ({ method: 'GET', path: `payments/local/invoices/${await freshAcmeInvoiceToken(f)}/pay` }), expected: all(200, 200, 200, 200, 200, 200) },
   {
     call: 'POST payments/local/setup-intents/{client_secret}/confirm (Acme account)',
     request: async (f) => ({ method: 'POST', path: `payments/local/setup-intents/${await freshAcmeSetupIntent(f)}/confirm`, body: card }),

@@ -138,6 +138,8 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
       ['DELETE', 'organizations/invites', 'invite_id'],
       ['GET', 'users/promote', 'user_id'],
       ['GET', 'stripe/billing-account-id', 'name'],
+      ['DELETE', 'billing/tax-id', 'tax_id'],
+      ['DELETE', 'billing/tax-id', 'billing_account_id'],
     ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...calls), fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('1e3', '0x10', '-0', ' 7 ', 'NaN', '1.5')), async ([method, path, key], value) => {

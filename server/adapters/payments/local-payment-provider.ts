@@ -30,6 +30,14 @@ export function createLocalPaymentProvider(db: Queryable): PaymentProvider {
     async addTaxId() {
       return { providerRef: null };
     },
+    async chargeInvoice(_account, charge) {
+      const rows = await db.query<{ charges_decline: boolean }>(
+        "SELECT charges_decline FROM setup_intents WHERE payment_method_id = $1 AND status = 'succeeded'",
+        [charge.paymentMethodId],
+      );
+      if (rows[0]?.charges_decline) return { paid: false, message: 'Your card was declined.' };
+      return { paid: true, paymentRef: `ch_local_${token()}` };
+    },
   };
 }
 
@@ -100,6 +108,9 @@ export async function confirmLocalSetupIntent(db: Queryable, clientSecret: strin
   const paymentMethodId = `pm_local_${token()}`;
   const updated = await succeedSetupIntent(db, intent.id, paymentMethodId, `${check.brand} •••• ${check.last4}`);
   if (!updated) return { kind: 'already-confirmed' };
+  if (card.card_number.replace(/[\s-]/g, '') === LOCAL_TEST_CARDS.chargeDeclined) {
+    await db.query('UPDATE setup_intents SET charges_decline = true WHERE id = $1', [intent.id]);
+  }
   return { kind: 'succeeded', setupIntentId: intent.id, paymentMethodId };
 }
 

@@ -17,7 +17,21 @@ export interface PaymentProvider {
   /** Makes the payment method the account's card; returns a short label for display (brand and last four). */
   attachPaymentMethod(account: BillingAccountRef, paymentMethodId: string): Promise<{ label: string | null }>;
   addTaxId(account: BillingAccountRef, taxId: { type: string; value: string }): Promise<{ providerRef: string | null }>;
+  /** Removes a tax id the provider keeps (providerRef from addTaxId). */
+  removeTaxId?(account: BillingAccountRef, providerRef: string): Promise<void>;
+  /** Charges an invoice to the card on file, off-session. A refusal is an answer (declined), not an exception. */
+  chargeInvoice?(account: BillingAccountRef, charge: InvoiceCharge): Promise<ChargeOutcome>;
 }
+
+export interface InvoiceCharge {
+  invoiceId: number;
+  amountCents: number;
+  currency: string;
+  description: string;
+  paymentMethodId: string;
+}
+
+export type ChargeOutcome = { paid: true; paymentRef: string } | { paid: false; message: string };
 
 /** A refusal by the provider that the person can act on (unknown payment method, tax id rejected ...). */
 export class PaymentProviderError extends Error {

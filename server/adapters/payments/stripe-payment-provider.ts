@@ -79,5 +79,32 @@ export function createStripePaymentProvider(options: StripeOptions): PaymentProv
       const created = await call<{ id: string }>('POST', `/customers/${encodeURIComponent(requireCustomer(account.customerRef))}/tax_ids`, taxId);
       return { providerRef: created.id };
     },
+    async removeTaxId(account, providerRef) {
+      await call('DELETE', `/customers/${encodeURIComponent(requireCustomer(account.customerRef))}/tax_ids/${encodeURIComponent(providerRef)}`, {});
+    },
+    async chargeInvoice(account, charge) {
+      // An off-session PaymentIntent on the card on file; a decline is an answer the ledger records on the invoice.
+      try {
+        const intent = await call<{ id: string; status: string }>(
+          'POST',
+          '/payment_intents',
+          {
+            customer: requireCustomer(account.customerRef),
+            amount: charge.amountCents,
+            currency: charge.currency,
+            payment_method: charge.paymentMethodId,
+            off_session: true,
+            confirm: true,
+            description: charge.description,
+            metadata: { invoice_id: charge.invoiceId },
+          },
+          `invoice-${charge.invoiceId}`,
+        );
+        return intent.status === 'succeeded' ? { paid: true, paymentRef: intent.id } : { paid: false, message: `The payment is ${intent.status}.` };
+      } catch (error) {
+        if (error instanceof PaymentProviderError) return { paid: false, message: error.message };
+        throw error;
+      }
+    },
   };
 }

@@ -128,3 +128,12 @@ export async function detachBillingAccountsOfOwner(db: Queryable, ownerUserId: s
   await db.query(`UPDATE organizations SET billing_account_id = NULL WHERE billing_account_id IN (${owned})`, [ownerUserId]);
   await db.query(`UPDATE projects SET billing_account_id = NULL WHERE billing_account_id IN (${owned})`, [ownerUserId]);
 }
+
+/** Removes a tax id of the account; returns its provider reference (null when the provider keeps none), undefined if absent. */
+export async function removeTaxId(db: Queryable, billingAccountId: number, taxIdId: number): Promise<{ provider_ref: string | null } | undefined> {
+  const rows = await db.query<{ provider_ref: string | null }>('DELETE FROM tax_ids WHERE id = $1 AND billing_account_id = $2 RETURNING provider_ref', [
+    taxIdId,
+    billingAccountId,
+  ]);
+  return rows[0];
+}

@@ -26,12 +26,12 @@ export const ORGANIZATION_TRIAL_DAYS = 14;
 
 export async function createOrganization(
   db: Queryable,
-  organization: { name: string; billingAccountId: number; ownerUserId: string },
+  organization: { name: string; billingAccountId: number; ownerUserId: string; /** Business time (the platform's clock); the database's now() when absent. */ now?: Date },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO organizations (name, billing_account_id, created_by, trial_ends_at)
-     VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING id`,
-    [organization.name, organization.billingAccountId, organization.ownerUserId, ORGANIZATION_TRIAL_DAYS],
+     VALUES ($1, $2, $3, COALESCE($5::timestamptz, now()) + make_interval(days => $4)) RETURNING id`,
+    [organization.name, organization.billingAccountId, organization.ownerUserId, ORGANIZATION_TRIAL_DAYS, organization.now ?? null],
   );
   const id = rows[0].id;
   await db.query('INSERT INTO organization_members (organization_id, user_id, owner, read_only, all_projects) VALUES ($1, $2, true, false, true)', [
@@ -139,4 +139,46 @@ export async function lockAndCheckOwnsOrganization(tx: Queryable, userId: string
   await tx.query('SELECT pg_advisory_xact_lock(7312, hashtext($1))', [userId]);
   const rows = await tx.query('SELECT 1 FROM organization_members WHERE user_id = $1 AND owner', [userId]);
   return rows.length > 0;
+}
+
+/** Organizations the user alone owns that still have other members (account deletion waits for them). */
+export async function listSolelyOwnedOrganizationsWithMembers(db: Queryable, userId: string): Promise<{ id: number; name: string }[]> {
+  return db.query(
+    `SELECT o.id, o.name FROM organizations o
+      WHERE EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.owner)
+        AND NOT EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1 AND m.owner)
+        AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1)
+      ORDER BY o.id`,
+    [userId],
+  );
+}
+
+/** Projects that go with the account: the user's personal projects and those of organizations they alone own. */
+export async function listProjectsDeletedWithAccount(db: Queryable, userId: string): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `SELECT p.id FROM projects p
+      WHERE (p.organization_id IS NULL AND p.user_id = $1)
+         OR p.organization_id IN (
+              SELECT o.id FROM organizations o
+               WHERE EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id = $1 AND m.owner)
+                 AND NOT EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = o.id AND m.user_id <> $1 AND m.owner))
+      ORDER BY p.id`,
+    [userId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Projects the user created in organizations that stay (they have another owner) are handed to an owner of that
+ * organization, so the team keeps them when the creator's account is deleted.
+ */
+export async function handOverCreatedProjects(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `UPDATE projects p SET user_id = (
+        SELECT m.user_id FROM organization_members m WHERE m.organization_id = p.organization_id AND m.owner AND m.user_id <> $1
+         ORDER BY m.created_at, m.user_id LIMIT 1)
+      WHERE p.user_id = $1 AND p.organization_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM organization_members m WHERE m.organization_id = p.organization_id AND m.owner AND m.user_id <> $1)`,
+    [userId],
+  );
 }

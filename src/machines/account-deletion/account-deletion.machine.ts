@@ -12,6 +12,7 @@
  * - deleted          the account is gone: the console signs out
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../error-message';
 
 export interface AccountDeletionContext {
   error: string | null;
@@ -71,12 +72,7 @@ export const accountDeletionMachine = setup({
           {
             target: 'failed',
             actions: assign({
-              error: ({ event }) => {
-                const e = event.error as { description?: unknown; message?: unknown } | null;
-                if (e && typeof e.description === 'string' && e.description) return e.description;
-                if (e && typeof e.message === 'string' && e.message) return e.message;
-                return ACCOUNT_DELETION_FAILED;
-              },
+              error: ({ event }) => errorMessage(event.error, ACCOUNT_DELETION_FAILED),
             }),
           },
         ],

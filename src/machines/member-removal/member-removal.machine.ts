@@ -9,6 +9,7 @@
  * After a removal the modal closes (closed), the server's message is a success toast and the team is refetched.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../error-message';
 
 export interface MemberToRemove {
   id: string;
@@ -69,12 +70,7 @@ export const memberRemovalMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => {
-              const e = event.error as { description?: unknown; message?: unknown } | null;
-              if (e && typeof e.description === 'string' && e.description) return e.description;
-              if (e && typeof e.message === 'string' && e.message) return e.message;
-              return REMOVAL_FAILED_MESSAGE;
-            },
+            error: ({ event }) => errorMessage(event.error, REMOVAL_FAILED_MESSAGE),
           }),
         },
       },

@@ -10,6 +10,7 @@
  * After a change the form closes (closed) with a success toast; the server has signed out the other sessions.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../error-message';
 import { decodeInput, type FieldErrors } from '../../../contract/common';
 import { PasswordForm } from '../../../contract/users';
 
@@ -99,12 +100,7 @@ export const passwordChangeMachine = setup({
             target: 'editing.failed',
             actions: assign({
               password: '',
-              error: ({ event }) => {
-                const e = event.error as { description?: unknown; message?: unknown } | null;
-                if (e && typeof e.description === 'string' && e.description) return e.description;
-                if (e && typeof e.message === 'string' && e.message) return e.message;
-                return PASSWORD_CHANGE_FAILED;
-              },
+              error: ({ event }) => errorMessage(event.error, PASSWORD_CHANGE_FAILED),
             }),
           },
         ],

@@ -11,6 +11,7 @@
  * - deleted             the project is gone: success toast, project lists refetched, redirect to /projects
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { errorMessage } from '../error-message';
 import { PROJECT_NAME_MISMATCH } from '../../../contract/projects';
 
 export { PROJECT_NAME_MISMATCH };
@@ -93,12 +94,7 @@ export const projectDeletionMachine = setup({
         onError: {
           target: 'failed',
           actions: assign({
-            error: ({ event }) => {
-              const e = event.error as { description?: unknown; message?: unknown } | null;
-              if (e && typeof e.description === 'string' && e.description) return e.description;
-              if (e && typeof e.message === 'string' && e.message) return e.message;
-              return DELETION_FAILED_MESSAGE;
-            },
+            error: ({ event }) => errorMessage(event.error, DELETION_FAILED_MESSAGE),
           }),
         },
       },

@@ -7,7 +7,7 @@ import { decodeInput, type FieldErrors } from '../../../contract/common';
 import { PROFILE_UNCHANGED, UpdateProfileBody } from '../../../contract/users';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/field';
-import { ValidationError } from '../../services/errors';
+import { ValidationError, fieldErrorsOf } from '../../services/errors';
 import { toast } from '../../services/toast-store';
 import { updateProfile } from '../../services/users';
 
@@ -33,7 +33,7 @@ export function ProfileForm({
     },
     onError: (error) => {
       if (error instanceof ValidationError) {
-        setErrors(Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, Array.isArray(value) ? value.map(String) : [String(value)]])));
+        setErrors(fieldErrorsOf(error));
       }
     },
   });

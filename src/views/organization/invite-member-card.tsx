@@ -9,7 +9,7 @@ import { Card } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Field, Input } from '../../components/ui/field';
 import { Select } from '../../components/ui/select';
-import { ValidationError } from '../../services/errors';
+import { ValidationError, fieldErrorsOf } from '../../services/errors';
 import { inviteMember } from '../../services/invitations';
 import { toast } from '../../services/toast-store';
 
@@ -35,7 +35,7 @@ export function InviteMemberCard({ projects, onInvited }: { projects: InviteProj
     },
     onError: (error) => {
       if (error instanceof ValidationError) {
-        setErrors(Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, Array.isArray(value) ? value.map(String) : [String(value)]])));
+        setErrors(fieldErrorsOf(error));
       }
     },
   });

@@ -5,17 +5,13 @@ import { redirect, type ActionFunctionArgs } from 'react-router';
 import { decodeInput, type FieldErrors } from '../../../contract/common';
 import { ErrorText } from '../../../contract/errors';
 import { AddProjectUserBody, CreateProjectBody } from '../../../contract/projects';
-import { ApiError, ValidationError } from '../../services/errors';
+import { ApiError, ValidationError, fieldErrorsOf } from '../../services/errors';
 import { FORM_INTENTS, isAllowedIntent } from '../../services/form-intents';
 import { addProjectUser, createProject } from '../../services/projects';
 import { rememberSelectedProject } from '../../services/selected-project';
 import { toast } from '../../services/toast-store';
 
 export type ResourceActionResult = { ok: true; message: string } | { ok: false; fieldErrors?: FieldErrors; error?: string };
-
-function fieldErrorsOf(error: ValidationError): FieldErrors {
-  return Object.fromEntries(Object.entries(error.details).map(([key, value]) => [key, Array.isArray(value) ? value.map(String) : [String(value)]]));
-}
 
 /** A failed call: field errors stay at the fields; other errors were already toasted by the HTTP client. */
 function failure(error: unknown): ResourceActionResult {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { rememberSelectedProject } from '../../services/selected-project';
 import { ErrorMessageView } from '../errors/route-error-view';
@@ -11,7 +11,8 @@ import { classifyProjectPath } from './project-path';
 export function ProjectLayout() {
   const params = useParams();
   const slug = params.projectSlug ?? '';
-  const rest = params['*'] ?? '';
+  // The path after the slug, read from the location: when a registered child route matched, params['*'] is empty.
+  const rest = useLocation().pathname.split('/').filter(Boolean).slice(1).join('/');
   const shell = useShellData();
   const kind = classifyProjectPath(slug, rest);
   const project = shell.currentProject;

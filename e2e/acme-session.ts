@@ -1,0 +1,25 @@
+// Switching a signed-in demo user into the Acme organization and calling the API with the token the console holds.
+import type { Page } from '@playwright/test';
+import { recordAccessTokens, type ReceivedToken } from './access-tokens';
+import { expect } from './fixtures';
+
+export interface AcmeSession {
+  organizationId: number;
+  tokens: ReceivedToken[];
+  api(method: 'GET' | 'POST' | 'DELETE', path: string, data?: unknown): ReturnType<Page['request']['fetch']>;
+}
+
+/** Opens /projects, switches to Acme through the sidebar and waits for a token scoped to it. */
+export async function enterAcme(page: Page): Promise<AcmeSession> {
+  const tokens = recordAccessTokens(page);
+  await page.goto('/projects');
+  await expect.poll(() => tokens.length).toBeGreaterThan(0);
+  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Acme' }).click();
+  await expect.poll(() => typeof tokens.at(-1)?.claims.organization_id).toBe('number');
+  return {
+    organizationId: tokens.at(-1)!.claims.organization_id as number,
+    tokens,
+    api: (method, path, data) =>
+      page.request.fetch(`/api/${path}`, { method, headers: { Authorization: `Bearer ${tokens.at(-1)!.raw}` }, ...(data === undefined ? {} : { data }) }),
+  };
+}
