@@ -69,7 +69,9 @@ test.describe('Loggen as the owner', () => {
     const created = await (await api('integrations/qryn/tokens', { method: 'POST', data: { name: 'e2e read', scope: 'read', project_id: projectId } })).json();
     const url = await form.getByLabel('qryn instance URL').inputValue();
     const params = new URLSearchParams({ query: '{app="checkout"}', limit: '1000', start: `${Date.now() - 600_000}000000`, end: `${Date.now() + 60_000}000000` });
-    const read = await (await page.request.get(`${url}/loki/api/v1/query_range?${params}`, { headers: { Authorization: `Bearer ${created.token}` } })).json();
+    const answer = await page.request.get(`${url}/loki/api/v1/query_range?${params}`, { headers: { Authorization: `Bearer ${created.token.token}` } });
+    expect(answer.status(), await answer.text()).toBe(200);
+    const read = await answer.json();
     const lines = (read.data.result as { values: [string, string][] }[]).flatMap((stream) => stream.values.map(([, line]) => line));
     expect(lines.length).toBeGreaterThanOrEqual(250);
     expect(lines[0]).toMatch(/^level=\w+ service=\w+ method=[A-Z]+ /);

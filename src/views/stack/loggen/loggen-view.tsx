@@ -51,7 +51,8 @@ export function LoggenView() {
     }),
   );
   const serverErrors = useSelector(actor, (s) => s.context.fieldErrors);
-  const saveError = useSelector(actor, (s) => s.context.error);
+  // A failed save (back to idle) is said here; a failed run is said by the run panel.
+  const saveError = useSelector(actor, (s) => (s.matches('idle') ? s.context.error : null));
   const [form, setForm] = useState<LoggenConfigForm | null>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string[]>>({});
   useEffect(() => {
