@@ -105,7 +105,7 @@ export function decodeWire<S extends Decodable>(schema: S, data: unknown): Camel
   return camelizeKeys(decoded);
 }
 
-export async function request<S extends Decodable>(method: HttpMethod, path: string, schema: S, options: RequestOptions = {}): Promise<Camelize<S['Type']>> {
+function kyOptionsFor(method: HttpMethod, options: RequestOptions): Options {
   const kyOptions: Options = { method, signal: options.signal, prefixUrl: apiBase() };
   if (options.searchParams) {
     const params = new URLSearchParams();
@@ -114,6 +114,11 @@ export async function request<S extends Decodable>(method: HttpMethod, path: str
   }
   if (options.json !== undefined) kyOptions.json = snakeizeKeys(options.json);
   if (options.form) kyOptions.body = new URLSearchParams(options.form);
+  return kyOptions;
+}
+
+export async function request<S extends Decodable>(method: HttpMethod, path: string, schema: S, options: RequestOptions = {}): Promise<Camelize<S['Type']>> {
+  const kyOptions = kyOptionsFor(method, options);
   let body: unknown;
   try {
     const response = await client(path.replace(/^\//, ''), kyOptions);
@@ -139,13 +144,7 @@ export async function request<S extends Decodable>(method: HttpMethod, path: str
  * the caller reads the body. The time limit is off: a stream lasts as long as the work it reports.
  */
 export async function openStream(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<Response> {
-  const kyOptions: Options = { method, signal: options.signal, prefixUrl: apiBase(), timeout: false };
-  if (options.searchParams) {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.searchParams)) if (value !== undefined) params.set(key, String(value));
-    kyOptions.searchParams = params;
-  }
-  if (options.json !== undefined) kyOptions.json = snakeizeKeys(options.json);
+  const kyOptions: Options = { ...kyOptionsFor(method, options), timeout: false };
   try {
     return await client(path.replace(/^\//, ''), kyOptions);
   } catch (cause) {

@@ -11,6 +11,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { FieldErrors } from '../../../contract/common';
+import { errorMessage } from '../error-message';
 
 export interface RunProgress {
   current: number;
@@ -46,13 +47,6 @@ export function runningLabel(progress: RunProgress | null): string {
   const percent = progress && progress.max > 0 ? Math.min(99, Math.floor((progress.current / progress.max) * 100)) : 0;
   return `Running... ${percent}%`;
 }
-
-const reasonOf = (error: unknown, fallback: string): string => {
-  const e = error as { description?: unknown; message?: unknown } | null;
-  if (e && typeof e.description === 'string' && e.description) return e.description;
-  if (e && typeof e.message === 'string' && e.message) return e.message;
-  return fallback;
-};
 
 export const loggenRunMachine = setup({
   types: {
@@ -130,7 +124,7 @@ export const loggenRunMachine = setup({
                 ),
             }),
           },
-          { target: 'idle', actions: assign({ error: ({ event }) => reasonOf(event.error, 'The configuration could not be saved.') }) },
+          { target: 'idle', actions: assign({ error: ({ event }) => errorMessage(event.error, 'The configuration could not be saved.') }) },
         ],
       },
     },
@@ -161,8 +155,8 @@ export const loggenRunMachine = setup({
         onError: {
           target: 'failed',
           actions: [
-            assign({ error: ({ event }) => reasonOf(event.error, 'The connection to the run was lost.') }),
-            { type: 'notifyFailed', params: ({ event }) => ({ reason: reasonOf(event.error, 'The connection to the run was lost.') }) },
+            assign({ error: ({ event }) => errorMessage(event.error, 'The connection to the run was lost.') }),
+            { type: 'notifyFailed', params: ({ event }) => ({ reason: errorMessage(event.error, 'The connection to the run was lost.') }) },
           ],
         },
       },
@@ -172,7 +166,7 @@ export const loggenRunMachine = setup({
         id: 'stopRun',
         src: 'stopRun',
         onDone: { target: 'idle' },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => reasonOf(event.error, 'Loggen could not be stopped.') }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorMessage(event.error, 'Loggen could not be stopped.') }) },
       },
     },
     done: {
