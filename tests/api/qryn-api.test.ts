@@ -8,7 +8,8 @@ import { createProject } from '../../server/db/repositories/projects-repository'
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
 import { ValidationError } from '../../server/api/http';
-import { TOKEN_NAME_REQUIRED_MESSAGE, QrynConfig, QrynMetrics, QrynTokenList } from '../../contract/qryn';
+import { TOKEN_NAME_REQUIRED_MESSAGE, QrynConfig, QrynMetrics, QrynTokenList, ToggleBody, UpdateFingerprintLimitBody } from '../../contract/qryn';
+import { decodeInput } from '../../contract/common';
 import { CloudResourceList, RetentionPolicyList, WriterRegionList } from '../../contract/stack';
 import { Schema } from 'effect';
 
@@ -82,10 +83,14 @@ describe.each(databaseTargets())('qryn API ($kind)', (target) => {
 
   it('bad bodies and queries are 400 or 422, never 5xx, and change nothing', async () => {
     const before = (await api.request('GET', 'integrations/qryn/config', { token: owner, query: q() })).body;
+    // Bodies the contract accepts are left out: "change nothing" is about bad input (fast-check's doubles and
+    // anything() do produce a valid {limit: 0} now and then).
+    const bad = (schema: Schema.Top & { readonly DecodingServices: never }, arbitrary: fc.Arbitrary<unknown>) =>
+      arbitrary.filter((body) => !decodeInput(schema, body).ok);
     const calls: [string, string, fc.Arbitrary<unknown>][] = [
-      ['PATCH', 'integrations/qryn/fingerprints/limit', fc.oneof(fc.anything(), fc.record({ limit: fc.oneof(fc.integer().filter((n) => n % 1000 !== 0 || n < 0), fc.double(), fc.string()) }))],
-      ['PATCH', 'integrations/qryn/cache', fc.oneof(fc.anything(), fc.record({ enabled: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }))],
-      ['PATCH', 'integrations/qryn/drilldown', fc.record({ enabled: fc.oneof(fc.string(), fc.integer()) })],
+      ['PATCH', 'integrations/qryn/fingerprints/limit', bad(UpdateFingerprintLimitBody, fc.oneof(fc.anything(), fc.record({ limit: fc.oneof(fc.integer().filter((n) => n % 1000 !== 0 || n < 0), fc.double(), fc.string()) })))],
+      ['PATCH', 'integrations/qryn/cache', bad(ToggleBody, fc.oneof(fc.anything(), fc.record({ enabled: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) })))],
+      ['PATCH', 'integrations/qryn/drilldown', bad(ToggleBody, fc.record({ enabled: fc.oneof(fc.string(), fc.integer()) }))],
       ['PATCH', 'integrations/qryn/retention/policies', fc.oneof(fc.anything(), fc.record({ ttl_addon_id: fc.oneof(fc.string(), fc.integer()) }))],
       ['POST', 'integrations/qryn/tokens', fc.oneof(fc.anything(), fc.record({ name: fc.oneof(fc.constant(''), fc.integer(), fc.string({ minLength: 101 })), scope: fc.string().filter((s) => !['read', 'write', 'read write'].includes(s)) }))],
     ];
