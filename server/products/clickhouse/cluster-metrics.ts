@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import type { ClusterMetadata, ClusterMetrics } from '../../../contract/clickhouse';
-import { clickhouseQuery, type ClickhouseEndpoint } from './clickhouse-http';
+import { ClickhouseError, clickhouseQuery, type ClickhouseEndpoint } from './clickhouse-http';
 
 // Metadata and metrics read from the servers' own system tables (18.16: system.tables, system.parts,
 // system.query_log; no system.disks, so free and total space come from statfs of the node's data folder).
@@ -47,6 +47,22 @@ export interface MetricsRange {
   excludeUser: string | null;
 }
 
+/** ClickHouse's code for a table that does not exist. */
+const UNKNOWN_TABLE = 60;
+
+/**
+ * A read of system.query_log. That table only exists once the server has logged a query: an external server that
+ * does not log queries (log_queries off, the default) has none, and gets no time series rather than an error.
+ */
+async function queryLog<T>(endpoint: ClickhouseEndpoint, sql: string): Promise<T[]> {
+  try {
+    return await clickhouseQuery<T>(endpoint, sql);
+  } catch (error) {
+    if (error instanceof ClickhouseError && error.code === UNKNOWN_TABLE) return [];
+    throw error;
+  }
+}
+
 /** Buckets of about 60 points over the range, at least 10 s each. */
 export const stepFor = (start: number, end: number) => Math.max(10, Math.ceil((end - start) / 60 / 10) * 10);
 
@@ -66,7 +82,7 @@ export async function readMetrics(targets: readonly MetricsTarget[], range: Metr
     // query_log of 18.16 has no list of databases per query: a database filter keeps the queries naming it.
     const dbCondition = range.databases.length > 0 ? `AND (${range.databases.map((d) => `positionCaseInsensitive(query, ${quote(d)}) > 0`).join(' OR ')})` : '';
     const userCondition = range.excludeUser ? `AND user != ${quote(range.excludeUser)}` : '';
-    const series = await clickhouseQuery<{ t: string; bytes: string; written: string; read: string; duration: string; memory: string; queries: string }>(
+    const series = await queryLog<{ t: string; bytes: string; written: string; read: string; duration: string; memory: string; queries: string }>(
       e,
       `SELECT intDiv(toUInt32(event_time), ${step}) * ${step} AS t, sum(read_bytes + written_bytes) AS bytes, sum(written_rows) AS written, sum(read_rows) AS read,
               sum(query_duration_ms) AS duration, sum(memory_usage) AS memory, count() AS queries

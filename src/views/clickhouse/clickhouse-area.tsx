@@ -17,7 +17,7 @@ import { clusterLifecycleMachine } from '../../machines/cluster-lifecycle/cluste
 import { deleteCluster, getCluster, getClusterMetrics, listClusters, updateIpSafeList, type Cluster } from '../../services/clickhouse';
 import { toast } from '../../services/toast-store';
 import { ClusterLifecycleView } from './cluster-lifecycle-view';
-import { ClusterMetricsCard } from './cluster-metrics-card';
+import { ClusterMetricsCard, METRICS_REFRESH_MS } from './cluster-metrics-card';
 import { CreateClusterView } from './create-cluster-view';
 
 const STALE_MS = 10_000;
@@ -71,6 +71,7 @@ function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cl
       return getClusterMetrics(projectId, cluster.name, { start: end - 3600, end });
     },
     staleTime: STALE_MS,
+    refetchInterval: METRICS_REFRESH_MS,
     retry: false,
   });
   return (

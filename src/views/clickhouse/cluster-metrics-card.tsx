@@ -11,6 +11,9 @@ import { Field, NativeSelect } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { getClusterMetadata, getClusterMetrics, type Cluster } from '../../services/clickhouse';
 
+/** How often the metrics and the available space are read again while the page is open. */
+export const METRICS_REFRESH_MS = 10_000;
+
 const RANGES = [
   { label: 'Last 15 minutes', seconds: 900 },
   { label: 'Last hour', seconds: 3600 },
@@ -56,6 +59,8 @@ export function ClusterMetricsCard({ projectId, cluster }: { projectId: number; 
       return { ...data, from: end - range, to: end };
     },
     staleTime: 10_000,
+    // Live: the range slides and new queries show up without a reload.
+    refetchInterval: METRICS_REFRESH_MS,
     retry: false,
   });
   const hosts = [...new Set((metadata.data?.nodes ?? []).map((n) => n.host))];
