@@ -3,10 +3,13 @@
 // cost estimate that follows the form, the cluster goes from creating to active, the links card's endpoint and
 // username (copied with the copy buttons) and the password typed at creation let an HTTP client create a table and
 // insert rows, the metrics and available-space cards show them without a reload, an IP safe list without 127.0.0.1
-// refuses that client and clearing it lets it in again, and deleting stops the server (its port closes). Then an
+// refuses that client and clearing it lets it in again, qryn added through show-config → show-info stores on that
+// cluster (the downloaded JSON's key pushes a line the cluster's admin reads back), and deleting stops the server
+// (its port closes). Then an
 // external cluster, a second clickhouse-server started by this spec, is refused with a wrong password and connected
 // with the right one.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -109,6 +112,7 @@ test.describe('ClickHouse clusters as the owner', () => {
 
     // Creating → active, followed by the page without a reload.
     await expect(page).toHaveURL(/\/stack\/clickhouse\/cluster\/\d+$/);
+    const clusterUrl = page.url();
     const cluster = page.getByRole('region', { name: 'ClickHouse cluster' });
     await expect(cluster.getByText('Status:')).toContainText(/creating|active/);
     await expect(cluster.getByText('Status:')).toContainText('active', { timeout: 45_000 });
@@ -132,6 +136,37 @@ test.describe('ClickHouse clusters as the owner', () => {
     const space = page.getByRole('region', { name: 'Available space' });
     await expect(space.getByText('1 table(s), 1234 row(s)')).toBeVisible({ timeout: 25_000 });
     await expect(space.getByRole('meter')).toHaveAttribute('data-level', /good|warn|bad/);
+
+    // qryn added to the same project through show-config, storing on this cluster: show-info's JSON download holds
+    // the key, a line pushed with it lands in the cluster, where the admin reads it.
+    await page.goto(`/${slug}/stack/add`);
+    await page.getByRole('button', { name: 'Add Observability to this project' }).click();
+    const configure = page.getByRole('form', { name: 'Configure Observability' });
+    await field(configure, 'Storage').selectOption({ label: 'e2e-one (Europe (Frankfurt), Europe)' });
+    await field(configure, 'Writer region').selectOption({ index: 1 });
+    await configure.getByRole('button', { name: 'Enable Observability' }).click();
+    const info = page.getByRole('dialog').or(page.getByRole('alertdialog'));
+    await expect(info.getByText('API SECRET', { exact: true })).toBeVisible({ timeout: 15_000 });
+    const downloading = page.waitForEvent('download');
+    await info.getByRole('link', { name: 'Download JSON' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('qryn-credentials.json');
+    const credentials = JSON.parse(await readFile((await download.path())!, 'utf8')) as { api_key: string; api_secret: string };
+    expect(credentials.api_key).toMatch(/^qk_/);
+    await expect(info.getByText(credentials.api_key)).toBeVisible();
+    await info.getByRole('button', { name: 'Done' }).click();
+    // The instance's database is on the cluster (qryn_<instance id>), as its admin sees it.
+    const instanceId = (await clickhouse(endpoint, ADMIN, PASSWORD, "SELECT name FROM system.databases WHERE name LIKE 'qryn_%'")).text.trim().replace(/^qryn_/, '');
+    expect(instanceId).toMatch(/^[0-9a-f]+$/);
+    const line = `stored in e2e-one ${Date.now()}`;
+    const pushed = await fetch(`${new URL(page.url()).origin}/qryn/${instanceId}/loki/api/v1/push`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${credentials.api_key}:${credentials.api_secret}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ streams: [{ stream: { job: 'e2e' }, values: [[String(Date.now() * 1_000_000), line]] }] }),
+    });
+    expect(pushed.status).toBe(204);
+    await expect.poll(async () => (await clickhouse(endpoint, ADMIN, PASSWORD, `SELECT line FROM qryn_${instanceId}.log_samples`)).text.trim()).toBe(line);
+    await page.goto(clusterUrl);
 
     // An IP safe list without 127.0.0.1 refuses the client within seconds; clearing it lets it in again.
     const config = page.getByRole('region', { name: 'Configuration' });

@@ -1,8 +1,10 @@
 // The stack in the browser against the running platform: the stack page with its cards and badges, the catalogue
 // and the enable flow's error for a product without a back end in this installation, the read-only view, the
-// business clock ending a trial, and the system status page following a check that goes down and comes back.
+// business clock ending a trial, and the system status page following a real back-end process (qryn's storage
+// server) that stops and comes back.
 import type { Page } from '@playwright/test';
 import { asRole, expect, test } from './fixtures';
+import { fillCardForm, freshVerifiedAccount } from './fresh-account';
 
 async function openAcmeProject(page: Page, name: string) {
   await page.goto('/projects');
@@ -17,6 +19,7 @@ const openAcmeProduction = (page: Page) => openAcmeProject(page, 'Acme Productio
 
 test.describe('the stack as the owner', () => {
   test.use(asRole('owner'));
+  test.describe.configure({ timeout: 60_000 });
 
   test('cards with status badges; the catalogue; ClickHouse is enabled directly and opens its pages', async ({ page }) => {
     await openAcmeProduction(page);
@@ -71,6 +74,60 @@ test.describe('the stack as the owner', () => {
   });
 });
 
+test.describe('a trial that ends without a card', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('suspends the product; opening it warns and leads back; adding a card resumes it', async ({ page, request, baseURL }) => {
+    await freshVerifiedAccount(page, `suspended-${Date.now()}@example.com`, 'Susan', { project: true });
+    await page.goto('/projects');
+    await page.getByRole('link', { name: /My first project/ }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
+    const stackUrl = page.url();
+    await page.goto(`${stackUrl}/add`);
+    await page.getByRole('button', { name: 'Add ClickHouse to this project' }).click();
+    await expect(page).toHaveURL(/\/stack\/clickhouse\/create$/);
+    await page.goto(stackUrl);
+    const clickhouse = page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'ClickHouse' });
+    await expect(clickhouse).toContainText(/Trial period: 14 days left/);
+
+    // The trial ends; this account has no card, so the lifecycle suspends the product.
+    expect((await request.post(`${baseURL}/dev/clock`, { data: { advance_days: 15 } })).ok()).toBe(true);
+    await page.reload();
+    await expect(clickhouse).toContainText('Subscription suspended');
+    await page.goto(`${stackUrl}/clickhouse`);
+    const warning = page.getByRole('status').filter({ hasText: "You're trying to access suspended product" });
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText('Please review your payment method in Billing to reactivate it.');
+    await expect(page).toHaveURL(stackUrl);
+
+    // A card on file: the lifecycle's next pass (every few seconds, no clock move) makes it active again.
+    await page.goto('/billing');
+    await page.getByRole('button', { name: 'Configure card' }).click();
+    // A personal account without a billing account gets one first.
+    const proceed = page.getByRole('dialog', { name: 'Configure a card' }).getByRole('button', { name: 'Continue' });
+    await expect(proceed.or(page.getByRole('form', { name: 'Card' }))).toBeVisible();
+    if (await proceed.isVisible()) await proceed.click();
+    await fillCardForm(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page.getByText('Payment method updated').first()).toBeVisible({ timeout: 20_000 });
+    await page.goto(stackUrl);
+    await expect(async () => {
+      await page.reload();
+      await expect(clickhouse).toContainText('Subscription active', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await page.goto(`${stackUrl}/clickhouse`);
+    await expect(page).toHaveURL(/\/stack\/clickhouse\/create$/);
+
+    // Cancel subscription from the product page: a confirm modal, then the stack page with the cancellation date.
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel the ClickHouse subscription?' });
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect(page).toHaveURL(stackUrl);
+    await expect(clickhouse).toContainText('Scheduled for cancellation');
+    await expect(clickhouse).toContainText(/This subscription will be cancelled on: \d{2} \w{3} \d{4}/);
+  });
+});
+
 test.describe('the stack as a read-only member', () => {
   test.use(asRole('viewer'));
 
@@ -83,26 +140,30 @@ test.describe('the stack as a read-only member', () => {
 
 test.describe('system status', () => {
   test.use(asRole('owner'));
+  test.describe.configure({ timeout: 90_000 });
 
-  test('follows a platform check that goes down and comes back', async ({ page, request, baseURL }) => {
+  test('follows a real back-end process that stops and comes back', async ({ page, request, baseURL }) => {
     await page.goto('/system-status');
     await expect(page).toHaveTitle('System status');
     // Products without a back end in this build report no services, so not everything is operational.
     await expect(page.getByText('Some services are not operational')).toBeVisible();
     const platform = page.getByRole('listitem', { name: 'Platform' });
-    const probe = platform.getByRole('listitem').filter({ hasText: 'Developer probe' });
     await expect(platform.getByRole('listitem').filter({ hasText: 'Database' })).toContainText('Operational');
-    await expect(probe).toContainText('Operational');
     await expect(platform).toHaveAttribute('data-status', 'SUCCESS');
+    // qryn's storage is a real clickhouse-server process; /dev/storage stops it (SIGSTOP) and lets it continue.
+    const qryn = page.getByRole('listitem', { name: 'qryn' });
+    const storage = qryn.getByRole('listitem').filter({ hasText: 'Storage' });
+    await expect(storage).toContainText('Operational');
+    await expect(qryn).toHaveAttribute('data-status', 'SUCCESS');
     try {
-      await request.post(`${baseURL}/dev/probe`, { data: { running: false } });
+      expect((await request.post(`${baseURL}/dev/storage`, { data: { running: false } })).ok()).toBe(true);
       // No reload: the page refreshes on its own.
-      await expect(probe).toContainText('Temporarily Down, try again later', { timeout: 15_000 });
-      await expect(platform).toHaveAttribute('data-status', 'WARNING');
+      await expect(storage).toContainText('Temporarily Down, try again later', { timeout: 20_000 });
+      await expect(qryn).toHaveAttribute('data-status', 'WARNING');
     } finally {
-      await request.post(`${baseURL}/dev/probe`, { data: { running: true } });
+      await request.post(`${baseURL}/dev/storage`, { data: { running: true } });
     }
-    await expect(probe).toContainText('Operational', { timeout: 15_000 });
-    await expect(platform).toHaveAttribute('data-status', 'SUCCESS');
+    await expect(storage).toContainText('Operational', { timeout: 20_000 });
+    await expect(qryn).toHaveAttribute('data-status', 'SUCCESS');
   });
 });

@@ -20,7 +20,7 @@ import { createServiceRegistry } from './api/service-status';
 import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from './products/product-registry';
 import type { ProductFactory } from './products/product-backend';
 import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
-import { createDevProbe, handleDevClock } from './dev/dev-controls';
+import { createStorageSwitch, handleDevClock } from './dev/dev-controls';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default true. */
@@ -93,8 +93,9 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     if (seeded) await provisionDemoProducts(db, products, log);
     const lifecycle = await startSubscriptionLifecycle({ db, clock, products, jobs, log }, { intervalMs: options.lifecycleIntervalMs });
     registerPlatformChecks(services, { port, host: effective.host, realmPath: identity.realmPath, lifecycle });
-    const probe = effective.devPages ? createDevProbe() : undefined;
-    if (probe) services.register(PLATFORM_PRODUCT, 'Developer probe', probe.check);
+    const storageSwitch = effective.devPages
+      ? createStorageSwitch(() => (products.get('qryn') as { storageServer?: () => { pid: number } | undefined } | undefined)?.storageServer?.()?.pid)
+      : undefined;
     jobs.start();
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
     const ledger = { db, clock, jobs, payments: createPaymentProvider(db, effective), publicUrl: effective.publicUrl, apiBasePath: effective.apiBasePath };
@@ -126,7 +127,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
           endTrial: async (name) => (await database.query('UPDATE organizations SET trial_ends_at = $2 WHERE name = $1 RETURNING id', [name, clock.now()])).length > 0,
         });
       }
-      if (pathname === '/dev/probe' && probe) return probe.handle(req, res);
+      if (pathname === '/dev/storage' && storageSwitch) return storageSwitch.handle(req, res);
       for (const product of products.all()) {
         const prefix = product.httpPrefix;
         if (prefix && product.handleHttp && (pathname === prefix || pathname.startsWith(`${prefix}/`))) return product.handleHttp(req, res);
@@ -158,6 +159,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
         await closeServer(server);
         // Jobs first (they may be talking to a product's servers), then the products stop what they started.
         lifecycle.close();
+        storageSwitch?.resume();
         await jobs.close();
         await products.close();
         await database.close();

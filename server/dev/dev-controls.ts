@@ -3,9 +3,9 @@ import type { Clock } from '../clock';
 import { readBody } from '../api/http';
 import type { SubscriptionLifecycle } from '../products/subscription-lifecycle';
 
-// Developer controls (only with config.devPages): move the business clock forward, and switch the developer probe
-// of the system status page on and off. Browser tests use them to see a trial end or a service go down without
-// waiting or killing a part of the platform the rest of the test needs.
+// Developer controls (only with config.devPages): move the business clock forward, and stop and continue the qryn
+// storage server process. Browser tests use them to see a trial end, or a real back-end process go down on the
+// system status page and come back, without waiting or restarting the platform.
 
 const DAY_MS = 86_400_000;
 
@@ -44,18 +44,39 @@ export async function handleDevClock(
   return send(res, 200, { now: clock.now().toISOString(), offset_ms: clock.offsetMs() });
 }
 
-/** A service of the platform whose health a developer switches (POST /dev/probe {running}). */
-export function createDevProbe() {
-  let running = true;
+/**
+ * POST /dev/storage {running}: stops (SIGSTOP) or continues (SIGCONT) the qryn storage server, the real
+ * clickhouse-server process the platform runs under DATA_DIR/storage. A stopped process keeps its sockets open but
+ * answers nothing, so every check that talks to it fails for real (system status shows qryn › Storage down) until it
+ * continues; its data and ports stay as they were, and the platform needs no restart. GET answers the state.
+ */
+export function createStorageSwitch(pidOf: () => number | undefined) {
+  let stopped: number | undefined;
+  const resume = () => {
+    if (stopped === undefined) return;
+    try {
+      process.kill(stopped, 'SIGCONT');
+    } catch {
+      // gone meanwhile
+    }
+    stopped = undefined;
+  };
   return {
-    check: async () => running,
+    /** Lets a stopped server continue (before the platform closes, so that it can shut down). */
+    resume,
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       if (req.method === 'POST') {
         const body = await jsonBody(req);
         if (typeof body.running !== 'boolean') return send(res, 400, { message: 'Invalid request', description: 'Send {"running": true|false}.' });
-        running = body.running;
-      }
-      send(res, 200, { running });
+        const pid = pidOf();
+        if (pid === undefined) return send(res, 409, { message: 'The storage server is not running', description: 'There is no storage server process to stop or continue.' });
+        if (body.running) resume();
+        else if (stopped === undefined) {
+          process.kill(pid, 'SIGSTOP');
+          stopped = pid;
+        }
+      } else if (req.method !== 'GET') return send(res, 405, { message: 'Method not allowed', description: 'GET or POST.' });
+      send(res, 200, { running: stopped === undefined, pid: pidOf() ?? null });
     },
   };
 }

@@ -69,19 +69,36 @@ describe('the stack on a running platform', () => {
         { name: 'Database', running: true },
         { name: 'Identity', running: true },
         { name: 'Job worker', running: true },
-        { name: 'Developer probe', running: true },
       ]),
     );
+    expect(bySlug.qryn.services).toContainEqual({ name: 'Storage', running: true });
     // Hepic's back end here is the recording one; Grafana has none in this installation yet.
     expect(bySlug.hepic.services).toEqual([{ name: 'Storage', running: true }]);
     expect(bySlug.grafana.services).toEqual([]);
 
     storageUp = false;
-    await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: false }) });
     const down = Object.fromEntries((await (await api('integrations/status')).json()).map((s: { slug: string }) => [s.slug, s]));
     expect(down.hepic.services).toEqual([{ name: 'Storage', running: false }]);
-    expect(down.platform.services).toContainEqual({ name: 'Developer probe', running: false });
     storageUp = true;
-    await fetch(`${platform.url}/dev/probe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running: true }) });
+  });
+
+  it('a real back-end process stopped with /dev/storage shows as down, and as running once it continues', async () => {
+    const storage = (running: boolean) =>
+      fetch(`${platform.url}/dev/storage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running }) });
+    const qrynStorage = async () => ((await (await api('integrations/status')).json()) as { slug: string; services: { name: string; running: boolean }[] }[])
+      .find((s) => s.slug === 'qryn')!.services.find((s) => s.name === 'Storage')!.running;
+    const pid = (platform.products.get('qryn') as unknown as { storageServer(): { pid: number } }).storageServer().pid;
+    const processState = async () => (await import('node:fs/promises')).readFile(`/proc/${pid}/stat`, 'utf8').then((t) => t.split(') ')[1][0]);
+    try {
+      expect(await (await storage(false)).json()).toEqual({ running: false, pid });
+      // The operating system reports the clickhouse-server process as stopped (T), and the check fails for real.
+      expect(await processState()).toBe('T');
+      expect(await qrynStorage()).toBe(false);
+    } finally {
+      expect(await (await storage(true)).json()).toEqual({ running: true, pid });
+    }
+    expect(await processState()).not.toBe('T');
+    await until(qrynStorage);
+    expect((await storage('yes' as unknown as boolean)).status).toBe(400);
   });
 });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Queryable } from '../../db/database';
 import {
   deleteClusterRow,
@@ -11,7 +10,7 @@ import {
 import type { ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
 import { loadCredentialBox, type CredentialBox } from './credentials';
 import { registerClickhouseRoutes } from './clickhouse-routes';
-import { createLocalProvisioner, type LocalProvisioner } from './local-provisioner';
+import { clustersRoot, createLocalProvisioner, type LocalProvisioner } from './local-provisioner';
 import { ProvisionError } from './provisioner';
 import { clusterSubject, DELETE_JOB, planOf, PROVISION_JOB } from './cluster-records';
 
@@ -34,7 +33,7 @@ export function createClickhouseBackend(platform: ProductPlatform, options: Clic
   const envNumber = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const provisioner = createLocalProvisioner({
     db: platform.db,
-    root: path.join(platform.config.dataDir, 'clickhouse'),
+    root: clustersRoot(platform.config.dataDir),
     maxProcessesPerCluster: options.maxProcessesPerCluster ?? envNumber('CLICKHOUSE_MAX_PROCESSES_PER_CLUSTER'),
     maxProcesses: options.maxProcesses ?? envNumber('CLICKHOUSE_MAX_PROCESSES'),
     log: platform.log,

@@ -54,7 +54,23 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Where managed clusters keep their folders: DATA_DIR/clickhouse. */
+export const clustersRoot = (dataDir: string) => path.join(dataDir, 'clickhouse');
 const clusterDir = (root: string, clusterId: number) => path.join(root, String(clusterId));
+
+/**
+ * The password of the platform's own user on a managed cluster's servers (kept in the cluster's folder, created on
+ * first use). Whoever holds it reaches the servers from this machine only (the user is loopback only).
+ */
+export async function readInternalSecret(root: string, clusterId: number): Promise<string> {
+  const file = path.join(clusterDir(root, clusterId), 'internal.secret');
+  const existing = await readFile(file, 'utf8').catch(() => '');
+  if (existing) return existing.trim();
+  const secret = randomBytes(24).toString('hex');
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
+  return (await readFile(file, 'utf8')).trim();
+}
 
 export function createLocalProvisioner(options: LocalProvisionerOptions): LocalProvisioner {
   const { db, root } = options;
@@ -64,15 +80,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const supervisor = new ProcessSupervisor(log);
 
-  async function internalPassword(clusterId: number): Promise<string> {
-    const file = path.join(clusterDir(root, clusterId), 'internal.secret');
-    const existing = await readFile(file, 'utf8').catch(() => '');
-    if (existing) return existing.trim();
-    const secret = randomBytes(24).toString('hex');
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    return (await readFile(file, 'utf8')).trim();
-  }
+  const internalPassword = (clusterId: number) => readInternalSecret(root, clusterId);
 
   /**
    * Replaces a config file in one step. ClickHouse 18.16 notices a changed file by its modification time in whole

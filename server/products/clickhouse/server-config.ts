@@ -48,6 +48,8 @@ export function renderUsersXml(input: Pick<ServerConfigInput, 'adminUser' | 'adm
     <default>
       <log_queries>1</log_queries>
       <max_memory_usage>2000000000</max_memory_usage>
+      <!-- LowCardinality is experimental in 18.16; qryn's tables use it when a project stores qryn here. -->
+      <allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type>
     </default>
   </profiles>
   <users>

@@ -15,6 +15,7 @@ import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
+import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
 
 // qryn's back end: the shared storage server (started with the platform), the instances (one ClickHouse database
 // each, with an API key and secret), the ingestion gateway under /qryn/{instanceId}/ and the qryn API calls.
@@ -52,8 +53,8 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   const writer = createWriter(() => platform.clock.nowMs());
   const nowMs = () => platform.clock.nowMs();
 
-  async function storageOf(instance: { project_id: number; cluster_id: string }): Promise<StorageClient> {
-    const endpoint = await resolver.resolve(instance.project_id, instance.cluster_id);
+  async function storageOf(instance: { project_id: number; cluster_id: string }, db?: Queryable): Promise<StorageClient> {
+    const endpoint = await resolver.resolve(instance.project_id, instance.cluster_id, db);
     if (!endpoint) throw new StorageError(`The storage ${instance.cluster_id} is not available.`, 503, undefined);
     const key = `${endpoint.url}|${endpoint.user}|${endpoint.password}`;
     let client = clients.get(key);
@@ -110,7 +111,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       if (!outcome.ok) throw new ValidationError(outcome.errors);
       const body = outcome.value;
       const errors: Record<string, string[]> = {};
-      const resources = await resolver.resources(request.projectId);
+      const resources = await resolver.resources(request.projectId, tx);
       if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = ['Please select where the data will be stored.'];
       if (!writerRegions().some((r) => r.code === body.writer_region_code)) errors.writer_region_code = ['Please select from where qryn data will be ingested'];
       const policy = RETENTION_POLICIES.find((p) => p.id === (body.ttl_addon_id || DEFAULT_RETENTION_POLICY_ID));
@@ -140,7 +141,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       // Creating a database and five tables takes tens of milliseconds: done here, so the instance accepts data as
       // soon as the answer arrives. Should the surrounding transaction fail afterwards, an empty database is left
       // behind (docs/qryn.md, what is left).
-      await createInstanceSchema(await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }), database);
+      await createInstanceSchema(await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }, tx), database);
       return {
         items: [
           { label: 'API KEY', value: apiKey },
@@ -209,4 +210,5 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   return backend;
 }
 
-export const qrynProductFactory = (platform: ProductPlatform): ProductBackend => createQrynBackend(platform);
+// The project's own running ClickHouse clusters are offered as storage next to the shared one.
+export const qrynProductFactory = (platform: ProductPlatform): ProductBackend => createQrynBackend(platform, { projectClusters: clickhouseProjectClusters(platform) });

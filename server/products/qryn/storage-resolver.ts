@@ -1,22 +1,26 @@
 import type { CloudResource, RetentionPolicy, WriterRegion } from '../../../contract/stack';
+import type { Queryable } from '../../db/database';
 import type { StorageEndpoint } from './storage-server';
 
 // Where an instance's data lives. A cloud resource id is either 'shared-<region>' (the platform's shared storage
 // server of that region) or the id of one of the project's own ClickHouse clusters (kind 'project').
 //
-// The seam for the ClickHouse product: it plugs its managed clusters in by passing a ProjectClusterSource to
-// createStorageResolver (listing the project's active clusters and giving each one's HTTP endpoint and an admin
-// user). Until it does, only the shared storage is offered and 'project' ids are refused as unknown.
+// The seam for the ClickHouse product: it plugs its managed clusters in with a ProjectClusterSource
+// (server/products/clickhouse/project-cluster-source.ts: the project's active managed clusters, each one's HTTP
+// endpoint and the platform's own user there). Without one, only the shared storage is offered and 'project' ids
+// are refused as unknown.
 
+// `db` is the caller's transaction when there is one (enabling runs inside the transaction that records the
+// integration; the embedded database has a single connection, so a read beside it would wait for ever).
 export interface ProjectClusterSource {
-  list(projectId: number): Promise<CloudResource[]>;
-  endpoint(projectId: number, clusterId: string): Promise<StorageEndpoint | undefined>;
+  list(projectId: number, db?: Queryable): Promise<CloudResource[]>;
+  endpoint(projectId: number, clusterId: string, db?: Queryable): Promise<StorageEndpoint | undefined>;
 }
 
 export interface StorageResolver {
-  resources(projectId: number): Promise<CloudResource[]>;
+  resources(projectId: number, db?: Queryable): Promise<CloudResource[]>;
   /** The endpoint of a resource id, or undefined when the id names nothing the project may use. */
-  resolve(projectId: number, clusterId: string): Promise<StorageEndpoint | undefined>;
+  resolve(projectId: number, clusterId: string, db?: Queryable): Promise<StorageEndpoint | undefined>;
 }
 
 /**
@@ -44,12 +48,12 @@ export function createStorageResolver(shared: () => StorageEndpoint | undefined,
     kind: 'shared',
   };
   return {
-    async resources(projectId) {
-      return [sharedResource, ...((await projectClusters?.list(projectId)) ?? [])];
+    async resources(projectId, db) {
+      return [sharedResource, ...((await projectClusters?.list(projectId, db)) ?? [])];
     },
-    async resolve(projectId, clusterId) {
+    async resolve(projectId, clusterId, db) {
       if (clusterId === sharedResource.clickhouse_cluster_id) return shared();
-      return projectClusters?.endpoint(projectId, clusterId);
+      return projectClusters?.endpoint(projectId, clusterId, db);
     },
   };
 }

@@ -2,7 +2,7 @@ import { Combobox as ArkCombobox, useListCollection } from '@ark-ui/react/combob
 import { Portal } from '@ark-ui/react/portal';
 import { useFilter } from '@ark-ui/react/locale';
 import type { ReactNode } from 'react';
-import { cx } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { combobox, type ComboboxVariantProps } from 'styled-system/recipes/combobox';
 import { Chevron, type SelectItem } from './select';
 
@@ -44,7 +44,8 @@ export function Combobox({ label, items, value, onValueChange, placeholder = 'Se
       </ArkCombobox.Control>
       <Portal>
         <ArkCombobox.Positioner className={styles.positioner}>
-          <ArkCombobox.Content className={styles.content}>
+          {/* Above a dialog (zIndex modal): the list opens from forms inside dialogs too (the billing card form). */}
+          <ArkCombobox.Content className={cx(styles.content, css({ zIndex: 'popover' }))}>
             {collection.items.length === 0 && <p style={{ padding: '8px', opacity: 0.7 }}>{emptyText}</p>}
             {collection.items.map((item) => (
               <ArkCombobox.Item key={item.value} item={item} className={styles.item}>

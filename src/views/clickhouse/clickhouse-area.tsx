@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { Link, Navigate, Route, Routes, useNavigate, useParams } from 'react-router';
 import { diskLevel, formatBytes, isValidIpEntry, ClusterMessage } from '../../../contract/clickhouse';
@@ -19,6 +19,9 @@ import { toast } from '../../services/toast-store';
 import { ClusterLifecycleView } from './cluster-lifecycle-view';
 import { ClusterMetricsCard, METRICS_REFRESH_MS } from './cluster-metrics-card';
 import { CreateClusterView } from './create-cluster-view';
+import { CancelSubscriptionButton } from '../stack/cancel-subscription-dialog';
+import { useShellData } from '../shell/use-shell-data';
+import { css } from 'styled-system/css';
 
 const STALE_MS = 10_000;
 
@@ -157,6 +160,7 @@ function ClusterPage() {
 function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { projectId: number; clusterId: number; onGone: () => void; invalidate: () => void }) {
   const clusters = useClusters(projectId);
   const cluster = clusters.data?.find((c) => c.id === clusterId);
+  const queryClient = useQueryClient();
   const actor = useActorRef(
     clusterLifecycleMachine.provide({
       actors: {
@@ -171,14 +175,22 @@ function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { project
       },
     }),
   );
+  // The lifecycle machine follows the server's status (it polls while creating); the cards follow it too, so they
+  // appear as soon as the cluster turns active, and the clusters list is read again when the status changes.
+  const followed = useSelector(actor, (state) => state.context.cluster);
+  const shown = followed ?? cluster;
+  const status = shown?.status;
+  useEffect(() => {
+    if (status) void queryClient.invalidateQueries({ queryKey: ['clickhouse', 'clusters', projectId] });
+  }, [status, projectId, queryClient]);
   return (
     <section aria-label="ClickHouse cluster">
       <ClusterNav projectId={projectId} selected={clusterId} />
       <ClusterLifecycleView actor={actor} />
       <GoneLink actor={actor} onGone={onGone} />
-      {cluster && (cluster.status === 'active' || cluster.status === 'external') && <AvailableSpace projectId={projectId} cluster={cluster} />}
-      {cluster && (cluster.status === 'active' || cluster.status === 'external') && <ClusterMetricsCard projectId={projectId} cluster={cluster} />}
-      {cluster && !cluster.isExternal && <ConfigCard projectId={projectId} cluster={cluster} />}
+      {shown && (shown.status === 'active' || shown.status === 'external') && <AvailableSpace projectId={projectId} cluster={shown} />}
+      {shown && (shown.status === 'active' || shown.status === 'external') && <ClusterMetricsCard projectId={projectId} cluster={shown} />}
+      {shown && !shown.isExternal && <ConfigCard key={shown.status} projectId={projectId} cluster={shown} />}
     </section>
   );
 }
@@ -189,11 +201,19 @@ function GoneLink({ actor, onGone }: { actor: ActorRefFrom<typeof clusterLifecyc
 }
 
 export function ClickhouseArea() {
+  const { currentProject, readOnly } = useShellData();
   return (
-    <Routes>
-      <Route index element={<ClickhouseIndex />} />
-      <Route path="create" element={<CreateClusterView />} />
-      <Route path="cluster/:clusterId" element={<ClusterPage />} />
-    </Routes>
+    <>
+      <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '12px', flexWrap: 'wrap' }}>
+        <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>ClickHouse</h1>
+        {/* Read-only members do not cancel subscriptions (spec 001 §6). */}
+        {currentProject && !readOnly && <CancelSubscriptionButton productSlug="clickhouse" productName="ClickHouse" projectId={currentProject.id} projectSlug={currentProject.slug} />}
+      </header>
+      <Routes>
+        <Route index element={<ClickhouseIndex />} />
+        <Route path="create" element={<CreateClusterView />} />
+        <Route path="cluster/:clusterId" element={<ClusterPage />} />
+      </Routes>
+    </>
   );
 }

@@ -23,6 +23,7 @@ import {
 } from '../../../services/loggen';
 import { toast } from '../../../services/toast-store';
 import { useShellData } from '../../shell/use-shell-data';
+import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
 import { LoggenConfigFields } from './loggen-config-form';
 import { LoggenRunPanel } from './loggen-run-panel';
 
@@ -84,9 +85,13 @@ export function LoggenView() {
 
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
-      <header>
-        <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>Loggen</h1>
-        <p className={css({ color: 'fg.muted' })}>Generate sample logs, metrics and traces into this project's qryn instance.</p>
+      <header className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'flex-start', gap: '3', flexWrap: 'wrap' })}>
+        <div>
+          <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>Loggen</h1>
+          <p className={css({ color: 'fg.muted' })}>Generate sample logs, metrics and traces into this project's qryn instance.</p>
+        </div>
+        {/* Read-only members do not cancel subscriptions (spec 001 §6). */}
+        {currentProject && !readOnly && <CancelSubscriptionButton productSlug="loggen" productName="Loggen" projectId={currentProject.id} projectSlug={currentProject.slug} />}
       </header>
       <Card title="How Loggen works" description="Loggen pushes generated log lines to your qryn instance through the same endpoint your agents use, at the rate you choose, for as long as you choose. Query them right away with the labels you set.">
         <a href="/docs/loggen" className={css({ color: 'accent.text', textDecoration: 'underline' })}>
