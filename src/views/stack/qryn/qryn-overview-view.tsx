@@ -89,12 +89,15 @@ export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
 
 function IngestionStatsCard({ projectId }: { projectId: number }) {
   const metrics = useQuery(qrynQueries.metrics(projectId));
+  const queryClient = useQueryClient();
+  // The banner also reads the config: refresh both.
+  const refresh = () => void Promise.all([metrics.refetch(), queryClient.invalidateQueries({ queryKey: qrynQueries.config(projectId).queryKey })]);
   return (
     <Card
       title="Ingestion Stats"
       description="This month, from the first of the month (UTC)."
       headerAction={
-        <Button variant="outline" size="sm" loading={metrics.isFetching} onClick={() => void metrics.refetch()}>
+        <Button variant="outline" size="sm" loading={metrics.isFetching} onClick={refresh}>
           Refresh
         </Button>
       }
@@ -189,9 +192,12 @@ function RotateKeys({ projectId }: { projectId: number }) {
 export function QrynOverviewView({ config }: { config: QrynConfigData }) {
   const { currentProject, readOnly } = useShellData();
   const project = currentProject!;
+  // Either answer may be the newer one: the config's or this month's stats.
+  const metrics = useQuery(qrynQueries.metrics(project.id));
+  const limitReached = config.fingerprintLimitReached || Boolean(metrics.data?.fingerprintLimitReached);
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
-      {config.fingerprintLimitReached && (
+      {limitReached && (
         <Alert status="error" title="Fingerprints limit reached">
           {FINGERPRINT_LIMIT_REACHED_MESSAGE}
         </Alert>
