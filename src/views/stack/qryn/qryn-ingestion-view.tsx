@@ -9,6 +9,7 @@ import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/field';
 import type { QrynConfigData } from '../../../services/qryn';
 import { CodeBlock } from './code-block';
+import { SimpleTable } from './simple-table';
 import {
   COMPATIBILITY,
   compatibilityCsv,
@@ -40,26 +41,11 @@ function CompatibilityTable() {
         </div>
       }
     >
-      <table aria-label="Compatibility" className={css({ w: 'full', textAlign: 'left', '& th, & td': { py: '1', pr: '4' } })}>
-        <thead>
-          <tr>
-            <th scope="col">Solution</th>
-            <th scope="col">Logs</th>
-            <th scope="col">Metrics</th>
-            <th scope="col">Traces</th>
-          </tr>
-        </thead>
-        <tbody>
-          {COMPATIBILITY.map((row) => (
-            <tr key={row.solution}>
-              <th scope="row">{row.solution}</th>
-              <td aria-label={row.logs ? 'supported' : 'not supported'}>{mark(row.logs)}</td>
-              <td aria-label={row.metrics ? 'supported' : 'not supported'}>{mark(row.metrics)}</td>
-              <td aria-label={row.traces ? 'supported' : 'not supported'}>{mark(row.traces)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <SimpleTable
+        label="Compatibility"
+        columns={['Solution', 'Logs', 'Metrics', 'Traces']}
+        rows={COMPATIBILITY.map((row) => ({ key: row.solution, cells: [row.logs, row.metrics, row.traces].map((supported, i) => <span key={i} aria-label={supported ? 'supported' : 'not supported'}>{mark(supported)}</span>) }))}
+      />
     </Card>
   );
 }

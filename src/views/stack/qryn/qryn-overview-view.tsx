@@ -24,6 +24,7 @@ import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
 import { RotateKeysDialog } from './qryn-dialogs';
 import { qrynQueries, SECRET_PLACEHOLDER } from './qryn-queries';
 import { CodeBlock } from './code-block';
+import { SimpleTable } from './simple-table';
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -63,26 +64,11 @@ export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
         <Stat label="Ingested Data" value={formatBytes(metrics.dataBytes)} />
         <Stat label="Fingerprints" value={formatNumber(metrics.fingerprints)} />
       </dl>
-      <table aria-label="Ingested data by type" className={css({ w: 'full', textAlign: 'left', '& th, & td': { py: '1', pr: '4' } })}>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Count</th>
-            <th scope="col">Size</th>
-            <th scope="col">Percent</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.type}>
-              <th scope="row">{row.type}</th>
-              <td>{formatNumber(row.count)}</td>
-              <td>{formatBytes(row.bytes)}</td>
-              <td>{percent(row.bytes, total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <SimpleTable
+        label="Ingested data by type"
+        columns={['Type', 'Count', 'Size', 'Percent']}
+        rows={rows.map((row) => ({ key: row.type, cells: [formatNumber(row.count), formatBytes(row.bytes), percent(row.bytes, total)] }))}
+      />
     </div>
   );
 }
