@@ -73,7 +73,7 @@ function QrynPages() {
       {config.isError && (
         <Alert status="error" title={configLoadErrorMessage(project.id)}>
           {(config.error as { description?: string }).description || 'Please reload the page. If it keeps happening, contact support.'}{' '}
-          <a href={`/${project.slug}/stack`}>Go to the stack page</a>
+          <Link to={`/${project.slug}/stack`}>Go to the stack page</Link>
         </Alert>
       )}
       {config.data && (

@@ -23,7 +23,7 @@ export function useUrlModal(options: {
 
   useEffect(() => {
     if (requested && ready && isClosed()) open(search);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the URL or the readiness changes
+    // Runs when the URL or the readiness changes, not on every render (open and isClosed are new each render).
   }, [requested, ready, key]);
 
   // Only a modal that was open and closed clears the URL (not a first render waiting for its data).
@@ -41,7 +41,7 @@ export function useUrlModal(options: {
       },
       { replace: true, preventScrollReset: true },
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the machine closes
+    // Runs when the machine opens or closes.
   }, [closedNow]);
 
   return useCallback(
