@@ -16,6 +16,7 @@ import { createQrynToken, deleteQrynToken, type QrynConfigData } from '../../../
 import { toast } from '../../../services/toast-store';
 import { useShellData } from '../../shell/use-shell-data';
 import { ConfirmChangeDialog, CreateTokenDialog } from './qryn-dialogs';
+import { RotateKeys } from './qryn-overview-view';
 import { qrynQueries } from './qryn-queries';
 import { useUrlModal } from './use-url-modal';
 
@@ -23,7 +24,7 @@ export const DELETE_TOKEN_WARNING = 'Applications that use this token are refuse
 
 function AccessKeys({ config }: { config: QrynConfigData }) {
   return (
-    <Card title="Access keys" description="HTTP basic auth with the API key and secret reads and writes everything in this instance.">
+    <Card title="Access keys" description="HTTP basic auth with the API key and secret reads and writes everything in this instance." headerAction={<RotateKeys projectId={config.projectId} />}>
       <dl className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
         <div>
           <dt className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>API KEY</dt>
@@ -36,7 +37,7 @@ function AccessKeys({ config }: { config: QrynConfigData }) {
         </div>
         <div>
           <dt className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>API SECRET</dt>
-          <dd className={css({ color: 'fg.muted', textStyle: 'sm' })}>Shown only when qryn is enabled and when the keys are rotated (on the Overview).</dd>
+          <dd className={css({ color: 'fg.muted', textStyle: 'sm' })}>Shown only when qryn is enabled and when the keys are rotated (Rotate API keys).</dd>
         </div>
       </dl>
     </Card>

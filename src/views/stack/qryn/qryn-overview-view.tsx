@@ -154,7 +154,8 @@ function SideCard({ config }: { config: QrynConfigData }) {
   );
 }
 
-function RotateKeys({ projectId }: { projectId: number }) {
+/** Rotate API keys with its modal (the Overview's, and the Auth Tokens page's access keys card). */
+export function RotateKeys({ projectId }: { projectId: number }) {
   const queryClient = useQueryClient();
   const actor = useActorRef(
     qrynKeyRotationMachine.provide({
