@@ -193,7 +193,8 @@ test.describe('qryn as a read-only member', () => {
     await page.goto(`${stack}/qryn`);
     const nav = page.getByRole('navigation', { name: 'qryn' });
     await expect(nav.getByRole('link')).toHaveText(['Overview']);
-    await expect(page.getByText('Ingestion Stats')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Ingestion Stats' })).toBeVisible();
+    await expect(page.getByRole('group', { name: /^(Storage Quota|Metrics & logs)$/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Rotate API keys' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
     await expect(page.getByRole('tab', { name: 'Log Ingestion' })).toHaveCount(0);
