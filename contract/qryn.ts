@@ -75,6 +75,11 @@ export const QrynConfig = Schema.Struct({
   read_only_token: Schema.NullOr(Schema.String),
   /** The month's fingerprints reached a limit above 0 (the Overview banner). */
   fingerprint_limit_reached: Schema.Boolean,
+  /**
+   * The project's billing account has no payment method (spec 001's "trial": a trial account). The Config page
+   * hides the retention policy and fingerprints limit cards then (docs/qryn.md).
+   */
+  trial: Schema.Boolean,
 });
 export type QrynConfig = typeof QrynConfig.Type;
 

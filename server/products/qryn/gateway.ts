@@ -24,6 +24,11 @@ export const GATEWAY_PREFIX = '/qryn';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 const AUTH_CACHE_MS = 2_000;
+/** How long the server-side cache (the Config page's switch) keeps a label or series lookup. */
+export const LOOKUP_CACHE_MS = 30_000;
+const LOOKUP_CACHE_ENTRIES = 5_000;
+/** The gateway's answer to the drilldown's calls while the Config page's switch is off. */
+export const DRILLDOWN_OFF_MESSAGE = 'Logs drilldown is turned off for this instance: turn it on in the Config page of the console.';
 
 type Scope = 'read' | 'write';
 interface Access {
@@ -52,6 +57,33 @@ class HttpError extends Error {
 
 export function createGateway(deps: GatewayDeps) {
   const accessCache = new Map<string, { until: number; access: Access | null }>();
+  const lookupCache = new Map<string, { until: number; value: unknown }>();
+
+  /**
+   * The server-side cache (docs/qryn.md): with the instance's switch on, label names, label values and series
+   * lookups are kept for LOOKUP_CACHE_MS under the path, the days of the range (what those lookups read) and the
+   * other parameters; the answer says `x-qryn-cache: hit | miss | off`. Writes do not clear it: a series first
+   * seen after a lookup shows in that lookup at most LOOKUP_CACHE_MS later.
+   */
+  async function lookup<T>(res: ServerResponse, access: Access, key: string, compute: () => Promise<T>): Promise<T> {
+    if (!access.instance.cache_enabled) {
+      res.setHeader('x-qryn-cache', 'off');
+      return compute();
+    }
+    const full = `${access.instance.id}|${key}`;
+    const hit = lookupCache.get(full);
+    if (hit && hit.until > Date.now()) {
+      res.setHeader('x-qryn-cache', 'hit');
+      return hit.value as T;
+    }
+    const value = await compute();
+    if (lookupCache.size >= LOOKUP_CACHE_ENTRIES) lookupCache.clear();
+    lookupCache.set(full, { until: Date.now() + LOOKUP_CACHE_MS, value });
+    res.setHeader('x-qryn-cache', 'miss');
+    return value;
+  }
+  const dayKey = (range: { startNs: bigint; endNs: bigint }) =>
+    `${new Date(Number(range.startNs / 1_000_000n)).toISOString().slice(0, 10)}..${new Date(Number(range.endNs / 1_000_000n)).toISOString().slice(0, 10)}`;
 
   async function authenticate(req: IncomingMessage, instanceId: string): Promise<Access> {
     const header = req.headers.authorization ?? '';
@@ -216,11 +248,28 @@ export function createGateway(deps: GatewayDeps) {
     const hour = 3600n * 1_000_000_000n;
     if (method === 'GET' && path === '/loki/api/v1/labels') {
       const range = lokiRange(url.searchParams, now, hour);
-      return success(res, await reader.labelNames('logs', range));
+      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelNames('logs', range)));
     }
     const lokiValues = /^\/loki\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
     if (method === 'GET' && lokiValues) {
-      return success(res, await reader.labelValues('logs', decodeURIComponent(lokiValues[1]), lokiRange(url.searchParams, now, hour)));
+      const range = lokiRange(url.searchParams, now, hour);
+      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelValues('logs', decodeURIComponent(lokiValues[1]), range)));
+    }
+    if ((method === 'GET' || method === 'POST') && path === '/loki/api/v1/index/volume') {
+      // The logs drilldown's call: answered only while the instance's drilldown switch is on.
+      if (!access.instance.use_drilldown) throw new HttpError(404, DRILLDOWN_OFF_MESSAGE);
+      const params = await formParams(req, url);
+      const query = params.get('query');
+      if (!query) throw new IngestError('The query parameter is required.');
+      const range = lokiRange(params, now, hour);
+      const limit = Number(params.get('limit') ?? 100);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw new IngestError('The limit must be a whole number from 1 to 5000.');
+      const volume = await reader.logVolume(query, range, limit);
+      const at = Number(range.endNs / 1_000_000n) / 1000;
+      return success(res, {
+        resultType: 'vector',
+        result: volume.map((v) => ({ metric: v.stream, value: [at, String(v.bytes)], lines: v.lines })),
+      });
     }
     if ((method === 'GET' || method === 'POST') && (path === '/loki/api/v1/query_range' || path === '/loki/api/v1/query')) {
       const params = await formParams(req, url);
@@ -256,15 +305,18 @@ export function createGateway(deps: GatewayDeps) {
       const params = await formParams(req, url);
       const selectors = params.getAll('match[]');
       if (selectors.length === 0) throw new IngestError('At least one match[] selector is required.');
-      return success(res, await reader.series(selectors, promRange(params, now)));
+      const range = promRange(params, now);
+      return success(res, await lookup(res, access, `${path}|${dayKey(range)}|${JSON.stringify(selectors)}`, () => reader.series(selectors, range)));
     }
     if ((method === 'GET' || method === 'POST') && path === '/api/v1/labels') {
       const params = await formParams(req, url);
-      return success(res, await reader.labelNames('metrics', promRange(params, now)));
+      const range = promRange(params, now);
+      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelNames('metrics', range)));
     }
     const promValues = /^\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
     if (method === 'GET' && promValues) {
-      return success(res, await reader.labelValues('metrics', decodeURIComponent(promValues[1]), promRange(url.searchParams, now)));
+      const range = promRange(url.searchParams, now);
+      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelValues('metrics', decodeURIComponent(promValues[1]), range)));
     }
     const trace = /^\/(?:tempo\/)?api\/traces\/([0-9a-fA-F]{1,32})$/.exec(path);
     if (method === 'GET' && trace) {
@@ -299,6 +351,7 @@ export function createGateway(deps: GatewayDeps) {
     /** Forget cached credentials (after a rotation, a token deletion or a release). */
     invalidate(): void {
       accessCache.clear();
+      lookupCache.clear();
     },
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://gateway.invalid');

@@ -36,6 +36,7 @@ import {
   type QrynInstanceRow,
   type QrynTokenRow,
 } from './qryn-repository';
+import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
 import { instanceStats } from './stats';
 import { RETENTION_POLICIES, writerRegions } from './storage-resolver';
 
@@ -122,6 +123,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       created_at: instance.created_at.toISOString(),
       read_only_token: null,
       fingerprint_limit_reached: reached,
+      trial: !(await projectHasPaymentMethod(ctx.db, instance.project_id)),
     };
     sendJson(res, 200, config);
   });
@@ -217,6 +219,8 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       const body = decodeOrThrow(ToggleBody, await bodyOf(req));
       const instance = await instanceOf(caller, query, 'write');
       await updateFlag(ctx.db, instance.id, column, body.enabled);
+      // The gateway reads the switch from its credential cache: forget it so the change holds at once.
+      qryn.invalidate();
       sendJson(res, 200, { message: message(body.enabled), enabled: body.enabled });
     });
   }

@@ -1,0 +1,211 @@
+// qryn's Overview (spec 001 §2 qryn Overview): the Ingestion Stats card in its two layouts, the fingerprints-limit
+// banner, and for members who may change things the snippet tabs, the side card (Docs, qryn View, 'Your qryn
+// Instance'), Rotate API keys and Cancel subscription.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef } from '@xstate/react';
+import { css } from 'styled-system/css';
+import { fromPromise } from 'xstate';
+import { Link } from 'react-router';
+import { FINGERPRINT_LIMIT_REACHED_MESSAGE, STATS_UNAVAILABLE_MESSAGE } from '../../../../contract/qryn';
+import { SHELL_EXAMPLES } from '../../../../contract/qryn-examples';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Tabs } from '../../../components/ui/tabs';
+import { settings } from '../../../config/settings';
+import { formatBytes, formatDate, formatNumber } from '../../../lib/format';
+import { qrynKeyRotationMachine } from '../../../machines/qryn-key-rotation/qryn-key-rotation.machine';
+import { rotateQrynKeys, type QrynConfigData, type QrynMetricsData } from '../../../services/qryn';
+import { toast } from '../../../services/toast-store';
+import { useShellData } from '../../shell/use-shell-data';
+import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
+import { RotateKeysDialog } from './qryn-dialogs';
+import { qrynQueries, SECRET_PLACEHOLDER } from './qryn-queries';
+import { CodeBlock } from './code-block';
+import { SimpleTable } from './simple-table';
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div role="group" aria-label={label} className={css({ display: 'flex', flexDirection: 'column', gap: '1', minW: '32' })}>
+      <dt className={css({ color: 'fg.muted', textStyle: 'sm' })}>{label}</dt>
+      <dd className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>{value}</dd>
+    </div>
+  );
+}
+
+const percent = (part: number, total: number) => (total > 0 ? `${formatNumber(Math.round((part / total) * 1000) / 10)}%` : '0%');
+
+/** The stats in the spec's two layouts: with a byte count, the four totals; otherwise quota, rotation point and per-type rows. */
+export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
+  const statList = css({ display: 'flex', flexWrap: 'wrap', gap: '6' });
+  if (metrics.bytesCount > 0) {
+    return (
+      <dl className={statList}>
+        <Stat label="Ingested" value={formatBytes(metrics.bytesCount)} />
+        <Stat label="Traces" value={formatNumber(metrics.tracesCount)} />
+        <Stat label="Total unique fingerprints" value={formatNumber(metrics.fingerprints)} />
+        <Stat label="Metrics & logs" value={formatNumber(metrics.metricsAndLogsCount)} />
+      </dl>
+    );
+  }
+  const total = metrics.logsBytes + metrics.metricsBytes + metrics.tracesBytes;
+  const rows = [
+    { type: 'Logs', count: metrics.logsRows, bytes: metrics.logsBytes },
+    { type: 'Metrics', count: metrics.metricsRows, bytes: metrics.metricsBytes },
+    { type: 'Traces', count: metrics.tracesRows, bytes: metrics.tracesBytes },
+  ];
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <dl className={statList}>
+        <Stat label="Rotation Point" value={metrics.rotationPoint === null ? 'No data yet' : formatDate(metrics.rotationPoint * 1000)} />
+        <Stat label="Storage Quota" value={metrics.sizeLimit ? formatBytes(metrics.sizeLimit) : 'Unlimited'} />
+        <Stat label="Ingested Data" value={formatBytes(metrics.dataBytes)} />
+        <Stat label="Fingerprints" value={formatNumber(metrics.fingerprints)} />
+      </dl>
+      <SimpleTable
+        label="Ingested data by type"
+        columns={['Type', 'Count', 'Size', 'Percent']}
+        rows={rows.map((row) => ({ key: row.type, cells: [formatNumber(row.count), formatBytes(row.bytes), percent(row.bytes, total)] }))}
+      />
+    </div>
+  );
+}
+
+function IngestionStatsCard({ projectId }: { projectId: number }) {
+  const metrics = useQuery(qrynQueries.metrics(projectId));
+  const queryClient = useQueryClient();
+  // The banner also reads the config: refresh both.
+  const refresh = () => void Promise.all([metrics.refetch(), queryClient.invalidateQueries({ queryKey: qrynQueries.config(projectId).queryKey })]);
+  return (
+    <Card
+      title="Ingestion Stats"
+      description="This month, from the first of the month (UTC)."
+      headerAction={
+        <Button variant="outline" size="sm" loading={metrics.isFetching} onClick={refresh}>
+          Refresh
+        </Button>
+      }
+    >
+      {metrics.isPending && <Spinner label="Loading the ingestion stats" />}
+      {metrics.isError && <Alert status="warning">{STATS_UNAVAILABLE_MESSAGE}</Alert>}
+      {metrics.data && <IngestionStats metrics={metrics.data} />}
+    </Card>
+  );
+}
+
+/** The Overview's snippet tabs: one runnable example per kind, as on the Data Ingestion pages. */
+function SnippetTabs({ config, projectSlug }: { config: QrynConfigData; projectSlug: string }) {
+  const input = { url: config.url, apiKey: config.apiKey ?? '', apiSecret: SECRET_PLACEHOLDER };
+  const snippet = (id: string) => SHELL_EXAMPLES.find((e) => e.id === id)!;
+  const items = [
+    { value: 'logs', label: 'Log Ingestion', example: snippet('logs--curl'), more: 'logs--curl' },
+    { value: 'metrics', label: 'Metric Ingestion', example: snippet('metrics--influx'), more: 'metrics--influx' },
+    { value: 'telemetry', label: 'Telemetry Ingestion', example: snippet('telemetry--curl'), more: 'telemetry--curl' },
+  ];
+  return (
+    <Card title="Send your first data" description={`Replace ${SECRET_PLACEHOLDER} with the API secret you kept when qryn was enabled or the keys were rotated.`}>
+      <Tabs
+        aria-label="Ingestion snippets"
+        items={items.map((item) => ({
+          value: item.value,
+          label: item.label,
+          content: (
+            <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+              <CodeBlock title={item.example.title} text={item.example.command(input)} />
+              <Link to={`/${projectSlug}/stack/qryn/data-ingestion/${item.more}`} className={css({ color: 'accent.text', textDecoration: 'underline' })}>
+                More ways to send {item.value === 'telemetry' ? 'traces' : item.value}
+              </Link>
+            </div>
+          ),
+        }))}
+      />
+    </Card>
+  );
+}
+
+function SideCard({ config }: { config: QrynConfigData }) {
+  return (
+    <Card title="qryn">
+      <ul className={css({ display: 'flex', flexDirection: 'column', gap: '3', listStyle: 'none', p: '0' })}>
+        <li>
+          <a href={settings.docsUrl} target="_blank" rel="noreferrer" className={css({ color: 'accent.text', textDecoration: 'underline' })}>
+            Docs
+          </a>
+        </li>
+        <li>
+          {/* docs/qryn.md: the qryn View (an explore page) is not built yet; Grafana datasources read the instance. */}
+          <span aria-disabled="true" title="The qryn View is not available in this installation yet: point a Grafana datasource at your instance URL." className={css({ color: 'fg.muted' })}>
+            qryn View (not available yet)
+          </span>
+        </li>
+        <li className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+          <span className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>Your qryn Instance</span>
+          <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+            <code aria-label="Your qryn Instance" className={css({ fontFamily: 'mono', textStyle: 'sm', wordBreak: 'break-all', flex: '1' })}>
+              {config.url}
+            </code>
+            <CopyButton value={config.url} label="Copy the instance URL" />
+          </div>
+        </li>
+      </ul>
+    </Card>
+  );
+}
+
+/** Rotate API keys with its modal (the Overview's, and the Auth Tokens page's access keys card). */
+export function RotateKeys({ projectId }: { projectId: number }) {
+  const queryClient = useQueryClient();
+  const actor = useActorRef(
+    qrynKeyRotationMachine.provide({
+      actors: { rotateKeys: fromPromise(() => rotateQrynKeys(projectId)) },
+      actions: {
+        notifyRotated: (_, params) => toast.success(params.message),
+        refreshConfig: () => void queryClient.invalidateQueries({ queryKey: ['qryn', projectId, 'config'] }),
+      },
+    }),
+  );
+  return (
+    <>
+      <Button variant="outline" onClick={() => actor.send({ type: 'rotation.open' })}>
+        Rotate API keys
+      </Button>
+      <RotateKeysDialog actor={actor} />
+    </>
+  );
+}
+
+export function QrynOverviewView({ config }: { config: QrynConfigData }) {
+  const { currentProject, readOnly } = useShellData();
+  const project = currentProject!;
+  // Either answer may be the newer one: the config's or this month's stats.
+  const metrics = useQuery(qrynQueries.metrics(project.id));
+  const limitReached = config.fingerprintLimitReached || Boolean(metrics.data?.fingerprintLimitReached);
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
+      {limitReached && (
+        <Alert status="error" title="Fingerprints limit reached">
+          {FINGERPRINT_LIMIT_REACHED_MESSAGE}
+        </Alert>
+      )}
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: readOnly ? '1fr' : '2fr 1fr' }, gap: '6', alignItems: 'start' })}>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '6', minW: '0' })}>
+          <IngestionStatsCard projectId={project.id} />
+          {!readOnly && <SnippetTabs config={config} projectSlug={project.slug} />}
+        </div>
+        {!readOnly && (
+          <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
+            <SideCard config={config} />
+            <Card title="Keys and subscription">
+              <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
+                <RotateKeys projectId={project.id} />
+                <CancelSubscriptionButton productSlug="qryn" productName="Observability" projectId={project.id} projectSlug={project.slug} />
+              </div>
+            </Card>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
