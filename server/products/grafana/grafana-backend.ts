@@ -108,6 +108,7 @@ export function createGrafanaBackend(platform: ProductPlatform, options: { adapt
     integration: IntegrationRow,
     items: { kind: DatasourceRow['kind']; clusterId: number | null; model: DatasourceModel; field: string }[],
   ): Promise<string[]> {
+    const box = await credentials(); // loaded before the transaction began (see the route)
     const made: string[] = [];
     try {
       for (const item of items) {
@@ -132,7 +133,7 @@ export function createGrafanaBackend(platform: ProductPlatform, options: { adapt
           remote_id: created.id,
           org_id: created.orgId,
           model: { ...model, uid: created.uid },
-          secure_sealed: secureJsonData ? (await credentials()).seal(secureJsonData) : null,
+          secure_sealed: secureJsonData ? box.seal(secureJsonData) : null,
         });
       }
       return made;
@@ -256,6 +257,8 @@ export function createGrafanaBackend(platform: ProductPlatform, options: { adapt
         const errors = validateDatasourceBody(body);
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);
         const { project, integration } = await integrationOf(ctx, caller, query, 'write');
+        // Before the transaction: the embedded database has one connection and the box reads its key outside it.
+        await credentials();
         if (body.type === 'qryn') {
           const qryn = ctx.products.get('qryn');
           const uids = await ctx.db.transaction(async (tx) => {
