@@ -66,6 +66,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
   { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', 'Clusters', () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
   { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
+  { id: 'grafana', scope: 'project', path: 'stack/grafana/*', load: productArea('grafana', 'Overview', () => import('../views/stack/grafana/grafana-view'), 'GrafanaView') },
   { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
   { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
   { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
