@@ -74,7 +74,8 @@ export const grafanaUsersMachine = setup({
     failed: {
       on: {
         'users.toggle': { target: 'selecting', actions: 'toggle' },
-        'users.submit': [{ guard: 'someSelected', target: 'adding', actions: assign({ error: null }) }, { target: 'selecting', actions: assign({ error: SELECT_USER_MESSAGE }) }],
+        // The selection that failed is still there (a change of it goes back to selecting): add it again.
+        'users.submit': { target: 'adding', actions: assign({ error: null }) },
       },
     },
   },
