@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
 import { parse } from 'yaml';
 import type { Page } from '@playwright/test';
+import { datasourceUidsOf } from '../server/products/grafana/grafana-models';
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
 
@@ -19,14 +20,17 @@ async function openAcme(page: Page) {
   await expect(sidebar.getByRole('link', { name: /^Acme/ })).toHaveAttribute('aria-current', 'true');
 }
 
-function uidsOf(dashboard: { panels?: { datasource?: { uid?: string }; targets?: { datasource?: { uid?: string } }[] }[] }): string[] {
-  const uids = new Set<string>();
-  for (const panel of dashboard.panels ?? []) {
-    if (panel.datasource?.uid) uids.add(panel.datasource.uid);
-    for (const target of panel.targets ?? []) if (target.datasource?.uid) uids.add(target.datasource.uid);
-  }
-  return [...uids];
+/** Acme Production's Grafana page (the demo data enabled Grafana there, with demo@ and dev@ on its user list). */
+async function openProductionGrafana(page: Page) {
+  await openAcme(page);
+  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Projects', exact: true }).click();
+  await page.getByRole('link', { name: /Acme Production/ }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
+  const slug = new URL(page.url()).pathname.split('/')[1];
+  await page.goto(`/${slug}/stack/grafana`);
+  return slug;
 }
+
 
 test.describe('Grafana as the owner', () => {
   test.use(asRole('owner'));
@@ -132,7 +136,7 @@ test.describe('Grafana as the owner', () => {
       expect(dashboards).toHaveLength(1);
       const datasources = (await (await api('GET', `integrations/grafana/datasources?project_id=${project.id}`)).json()) as { uid: string; type: string }[];
       const chUid = datasources.find((d) => d.type === 'grafana-clickhouse-datasource')!.uid;
-      expect(uidsOf(dashboards[0])).toEqual([chUid]);
+      expect(datasourceUidsOf(dashboards[0])).toEqual([chUid]);
 
       // The Loki datasource as Grafana would be given it: its URL and credentials read the project's logs.
       const provisioning = unzipSync(new Uint8Array(await (await api('GET', `integrations/grafana/provisioning?project_id=${project.id}`)).body()));
@@ -151,5 +155,27 @@ test.describe('Grafana as the owner', () => {
     } finally {
       await api('DELETE', `projects?project_id=${project.id}`);
     }
+  });
+});
+
+test.describe('Grafana as a read-write member on its user list', () => {
+  test.use(asRole('member'));
+
+  test('sees the page with user management and cancel', async ({ page }) => {
+    await openProductionGrafana(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Grafana' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Manage users from Grafana' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Grafana users' })).toContainText('dev@example.com');
+  });
+});
+
+test.describe('Grafana for a member not on its user list', () => {
+  test.use(asRole('viewer'));
+
+  test('is sent back to the stack page', async ({ page }) => {
+    const slug = await openProductionGrafana(page);
+    await expect(page).toHaveURL((url) => url.pathname === `/${slug}/stack`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
   });
 });
