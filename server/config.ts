@@ -19,6 +19,11 @@ export interface PlatformConfig {
   mailFrom: string;
   devPages: boolean;
   staticDir: string;
+  /** Grafana's HTTP API and a service-account token: both set = HTTP mode, else local mode (docs/grafana.md). */
+  grafanaUrl?: string;
+  grafanaToken?: string;
+  /** Where people open Grafana, when it differs from GRAFANA_URL (the platform may reach Grafana privately). */
+  grafanaPublicUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -44,5 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     mailFrom: env.MAIL_FROM ?? 'Observability Console <no-reply@localhost>',
     devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production',
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
+    grafanaUrl: env.GRAFANA_URL || undefined,
+    grafanaToken: env.GRAFANA_TOKEN || undefined,
+    grafanaPublicUrl: env.GRAFANA_PUBLIC_URL || undefined,
   };
 }

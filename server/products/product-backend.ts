@@ -73,6 +73,11 @@ export interface ProductBackend {
    * when the project has no qryn instance.
    */
   ingestionTarget?(db: Queryable, projectId: number): Promise<IngestionTarget | undefined>;
+  /**
+   * qryn: where a project's data is read (Grafana's datasources) with a read-scoped token made for the named consumer.
+   * Undefined when the project has no qryn instance.
+   */
+  readTarget?(db: Queryable, projectId: number, consumer: string): Promise<IngestionTarget | undefined>;
   /** The show-config choice a quick start makes (the demo data): qryn's shared storage in the platform's region. */
   defaultInput?(projectId: number): Promise<Record<string, unknown>>;
 }

@@ -2,6 +2,7 @@ import { createLoggenBackend } from './loggen/loggen-backend';
 import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 import { qrynProductFactory } from './qryn/qryn-backend';
+import { grafanaProductFactory } from './grafana/grafana-backend';
 
 // Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
 // product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
@@ -11,6 +12,7 @@ export const PRODUCT_FACTORIES: ProductFactory[] = [
   clickhouseFactory,
   qrynProductFactory,
   createLoggenBackend,
+  grafanaProductFactory,
 ];
 
 export interface ProductRegistry {

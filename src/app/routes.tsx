@@ -68,6 +68,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
   // qryn wraps itself in the stack's guard: its document title follows the page shown (Overview, Auth Tokens …).
   { id: 'qryn', scope: 'project', path: 'stack/qryn/*', load: view(() => import('../views/stack/qryn/qryn-area'), 'QrynArea') },
+  { id: 'grafana', scope: 'project', path: 'stack/grafana/*', load: productArea('grafana', 'Overview', () => import('../views/stack/grafana/grafana-view'), 'GrafanaView') },
   { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
   { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
   { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },

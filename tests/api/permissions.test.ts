@@ -11,6 +11,7 @@ import { createIntegration } from '../../server/db/repositories/integrations-rep
 import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
 import { findInstanceOfProject, insertToken } from '../../server/products/qryn/qryn-repository';
 import { enableQryn } from '../support/qryn';
+import { insertDatasource } from '../../server/products/grafana/grafana-repository';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -298,7 +299,62 @@ const ROWS: Row[] = [
   // project (without the secret for read-only ones); saving, running and stopping need write access. POST run is
   // not in the matrix: it streams until its job ends, and this harness runs no jobs (tests/api/loggen.test.ts has it).
   ...loggenRows(),
+
+  // Grafana (Acme Production has it): reads for every member who sees the project, read-only included; the
+  // provisioning files (they carry credentials) and every change need write access; users only in organization mode.
+  ...grafanaRows(),
 ];
+
+function grafanaRows(): Row[] {
+  const project = (f: Fixture) => ({ project_id: f.productionId });
+  const read = all(401, 404, 200, 200, 200, 403);
+  const write = all(401, 404, 200, 200, 403, 403);
+  const freshCluster = async (f: Fixture, withDatasource: boolean) => {
+    const name = `gm${++counter}`;
+    const cluster = await insertCluster(f.api.db, {
+      project_id: f.productionId, integration_id: null, name, status: 'active', is_external: false, provider: 'aws', region_code: 'eu-central-1',
+      machine: 'm5_large', shards: 1, replicas: 1, disks: [], version: '18.16', zonal: false, zones: [], control_plane_zone: null, ip_safe_list: [],
+      admin_user: 'admin_one', admin_password_sha256: null, pending_admin_secret: null, host: '127.0.0.1', http_port: 1, tcp_port: 1, secure: false,
+      external_credentials: null, created_by: null,
+    });
+    if (withDatasource) {
+      const integration = (await f.api.db.query<{ id: number }>("SELECT id FROM integrations WHERE project_id = $1 AND product_slug = 'grafana'", [f.productionId]))[0].id;
+      await insertDatasource(f.api.db, {
+        integration_id: integration, project_id: f.productionId, kind: 'clickhouse', cluster_id: cluster.id, uid: `matrix-ch-${counter}`, name: `Matrix ${counter}`,
+        type: 'grafana-clickhouse-datasource', url: 'http://127.0.0.1:1', remote_id: counter, org_id: 1, model: { uid: `matrix-ch-${counter}`, name: `Matrix ${counter}`, type: 'grafana-clickhouse-datasource', access: 'proxy', url: 'http://127.0.0.1:1', basicAuth: false, isDefault: false, jsonData: {} }, secure_sealed: null,
+      });
+    }
+    return { id: cluster.id, name };
+  };
+  const dev = async (f: Fixture) => {
+    const user = await f.api.user('dev@example.com');
+    return { users: [{ id: user.id, email: user.email, name: 'Dev' }], project_id: f.productionId };
+  };
+  return [
+    { call: 'GET integrations/grafana/config', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/config', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/datasources', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/datasources', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/qryn-datasources', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/qryn-datasources', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/dashboards', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/dashboards', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/users', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/users', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/export-dashboards', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/export-dashboards', query: project(f) }), expected: read },
+    { call: 'GET integrations/grafana/provisioning', request: async (f) => ({ method: 'GET', path: 'integrations/grafana/provisioning', query: project(f) }), expected: write },
+    {
+      call: 'POST integrations/grafana/datasources',
+      request: async (f) => {
+        const cluster = await freshCluster(f, false);
+        return { method: 'POST', path: 'integrations/grafana/datasources', query: project(f), body: { type: 'clickhouse', cluster_id: cluster.id, name: `ClickHouse (matrix - ${cluster.name})` } };
+      },
+      expected: all(401, 404, 201, 201, 403, 403),
+    },
+    {
+      call: 'POST integrations/grafana/dashboards',
+      request: async (f) => ({ method: 'POST', path: 'integrations/grafana/dashboards', query: project(f), body: { product_clickhouse_clusters: [(await freshCluster(f, true)).id] } }),
+      expected: all(401, 404, 201, 201, 403, 403),
+    },
+    { call: 'POST integrations/grafana/users', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/users', body: await dev(f) }), expected: all(401, 403, 201, 201, 403, 403) },
+    { call: 'POST integrations/grafana/auto-add', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/auto-add', query: project(f), body: { enabled: false } }), expected: write },
+  ];
+}
 
 function loggenRows(): Row[] {
   const staging = async (f: Fixture) => ({ project_id: (await f.api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id });

@@ -64,6 +64,14 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
 
   const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
 
+  async function scopedTarget(db: Queryable, projectId: number, name: string, scope: 'read' | 'write') {
+    const instance = await findInstanceOfProject(db, projectId);
+    if (!instance) return undefined;
+    const token = newToken();
+    await insertToken(db, { instanceId: instance.id, name, scope, token, creatorUserId: null });
+    return { url: `${platform.config.publicUrl}${gateway.prefix}/${instance.id}`, apiKey: instance.api_key, apiSecret: token };
+  }
+
   async function runRetention(): Promise<string[]> {
     const today = new Date(nowMs()).toISOString().slice(0, 10);
     const dropped: string[] = [];
@@ -92,13 +100,9 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     // Loggen's defaults: the instance's address and key, with a write token made for Loggen (the instance's secret is
     // kept only as a hash, so it cannot be handed out again). The token is listed in the instance's Auth Tokens as
     // 'Loggen' and deleting it stops Loggen's pushes.
-    async ingestionTarget(db, projectId) {
-      const instance = await findInstanceOfProject(db, projectId);
-      if (!instance) return undefined;
-      const token = newToken();
-      await insertToken(db, { instanceId: instance.id, name: 'Loggen', scope: 'write', token, creatorUserId: null });
-      return { url: `${platform.config.publicUrl}${gateway.prefix}/${instance.id}`, apiKey: instance.api_key, apiSecret: token };
-    },
+    ingestionTarget: (db, projectId) => scopedTarget(db, projectId, 'Loggen', 'write'),
+    // Grafana's datasources read with a read token of their own, listed as 'Grafana' in the Auth Tokens.
+    readTarget: (db, projectId, consumer) => scopedTarget(db, projectId, consumer, 'read'),
     invalidate(instanceId) {
       gateway.invalidate();
       if (instanceId) writer.forget(instanceId);
