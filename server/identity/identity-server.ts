@@ -6,6 +6,7 @@ import type { PlatformConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Mailer } from '../adapters/mail/mailer';
 import { createAccountEndpoints } from './account-endpoints';
+import { createSignInProtection } from './brute-force';
 import { redirect, sendHtml, sendText } from './http-responses';
 import { loadOrCreateCookieKeys } from './identity-secrets';
 import { createInteractionHandler } from './interactions';
@@ -59,10 +60,12 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
     provider.on('server_error', (_ctx: unknown, error: Error) => console.error('[identity] server error:', error));
   }
   const accountEndpoints = createAccountEndpoints({ db, config, pageContext, verifyAccessToken });
-  const handleInteraction = createInteractionHandler({ db, config, mailer, provider, pageContext });
+  const signInProtection = createSignInProtection(db, config.signInProtection);
+  const handleInteraction = createInteractionHandler({ db, config, mailer, provider, pageContext, signInProtection });
 
   const sweep = setInterval(() => {
     sweepExpiredModels(db).catch(() => undefined);
+    signInProtection.sweep().catch(() => undefined);
   }, 60 * 60 * 1000);
   sweep.unref();
 

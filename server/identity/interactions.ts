@@ -8,6 +8,7 @@ import { sendVerificationEmail } from './email-verification';
 import { readForm, sendHtml, sendText } from './http-responses';
 import { loginPage, messagePage, registrationPage, type PageContext, type RegistrationErrors, type RegistrationValues } from './pages';
 import { passwordProblems } from './password-rules';
+import { clientAddress, waitMessage, type SignInProtection } from './brute-force';
 
 // The provider's interactions: the login page and its form post, the registration page and its form post.
 
@@ -17,10 +18,12 @@ export interface InteractionDependencies {
   mailer: Mailer;
   provider: Provider;
   pageContext: PageContext;
+  signInProtection: SignInProtection;
 }
 
 export function createInteractionHandler(deps: InteractionDependencies) {
-  const { db, config, mailer, provider, pageContext } = deps;
+  const { db, config, mailer, provider, pageContext, signInProtection } = deps;
+  const behindProxy = config.publicUrl.startsWith('https:');
   const realmPath = pageContext.realmPath;
 
   return async function handleInteraction(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
@@ -65,9 +68,17 @@ export function createInteractionHandler(deps: InteractionDependencies) {
     if (action === '/login') {
       const email = (form.get('email') ?? '').trim();
       const password = form.get('password') ?? '';
-      const user = email && password ? await authenticateUser(db, email, password) : undefined;
       // 200 like Keycloak: the page is the answer, and browsers would log a 4xx document as a console error.
-      if (!user) return loginForm({ email, error: 'Invalid email or password.' });
+      if (!email || !password) return loginForm({ email, error: 'Invalid email or password.' });
+      const gate = await signInProtection.attempt(email, clientAddress(req, behindProxy));
+      // While a wait applies the password is not even checked, so guessing during it learns nothing.
+      if (!gate.allowed) return loginForm({ email, error: waitMessage(gate.waitSeconds) });
+      const user = await authenticateUser(db, email, password);
+      if (!user) {
+        const wait = await gate.failed();
+        return loginForm({ email, error: wait > 0 ? waitMessage(wait) : 'Invalid email or password.' });
+      }
+      await gate.succeeded();
       return provider.interactionFinished(
         req,
         res,
