@@ -24,6 +24,8 @@ export interface PlatformConfig {
   production: boolean;
   /** Write the demo accounts and data at start (SEED_DEMO_DATA; on unless NODE_ENV=production). */
   seedDemoData: boolean;
+  /** A password change needs a sign-in at most this many seconds old (REAUTHENTICATION_MAX_AGE, default 300). */
+  reauthenticationMaxAgeSeconds: number;
   /** Brute-force protection of the login form (docs/security.md). */
   signInProtection: { account: FailurePolicy; address: FailurePolicy };
 }
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     production: env.NODE_ENV === 'production',
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
     signInProtection: signInProtectionFrom(env),
+    reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
   };
 }
 

@@ -21,6 +21,7 @@ import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from '
 import type { ProductFactory } from './products/product-backend';
 import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
 import { createDevProbe, handleDevClock } from './dev/dev-controls';
+import { describeErrorForLog } from './safe-error-log';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default: the config's seedDemoData (SEED_DEMO_DATA). */
@@ -102,10 +103,13 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     await startBillingLedger(ledger);
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
+    const hsts = effective.publicUrl.startsWith('https:');
 
     const route = async (req: IncomingMessage, res: ServerResponse) => {
       const pathname = new URL(req.url ?? '/', 'http://x').pathname;
       setSecurityHeaders(res);
+      // Browsers that once reached the https address never try plain http again.
+      if (hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
       if (pathname === identity.realmPath || pathname.startsWith(`${identity.realmPath}/`)) return identity.handle(req, res);
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
@@ -137,7 +141,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     server.off('request', starting);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       route(req, res).catch((error: unknown) => {
-        if (!options.quiet) console.error('[platform]', req.method, req.url, error);
+        // The path only: a query string may carry codes or tokens.
+        if (!options.quiet) console.error('[platform]', req.method, (req.url ?? '').split('?')[0], describeErrorForLog(error));
         if (!res.headersSent) {
           res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
           res.end('Internal server error');

@@ -7,13 +7,16 @@ import type { Database } from '../db/database';
 import type { Mailer } from '../adapters/mail/mailer';
 import { createAccountEndpoints } from './account-endpoints';
 import { createSignInProtection } from './brute-force';
-import { redirect, sendHtml, sendText } from './http-responses';
+import { FormTooLargeError, redirect, sendHtml, sendText } from './http-responses';
+import { describeErrorForLog } from '../safe-error-log';
 import { loadOrCreateCookieKeys } from './identity-secrets';
 import { createInteractionHandler } from './interactions';
 import { sweepExpiredModels } from './oidc-adapter';
 import { messagePage, thirdPartyCookiePage, type PageContext } from './pages';
 import { createProvider } from './provider-configuration';
 import type { SigningKeys } from './signing-keys';
+import { sweepEndedSessions } from './session-revocation';
+import { createRevocationEndpoint } from './token-revocation';
 import { createAccessTokenVerifier } from './verify-access-token';
 
 // The identity server's front door: routes each request under /realms/{realm} to the module that answers it.
@@ -57,23 +60,32 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
 
   const provider = createProvider({ db, config, signingKeys, cookieKeys, pageContext });
   if (!deps.quiet) {
-    provider.on('server_error', (_ctx: unknown, error: Error) => console.error('[identity] server error:', error));
+    provider.on('server_error', (_ctx: unknown, error: Error) => console.error('[identity] server error:', describeErrorForLog(error)));
   }
   const accountEndpoints = createAccountEndpoints({ db, config, pageContext, verifyAccessToken });
+  const revoke = createRevocationEndpoint({ db, config, provider });
   const signInProtection = createSignInProtection(db, config.signInProtection);
   const handleInteraction = createInteractionHandler({ db, config, mailer, provider, pageContext, signInProtection });
 
   const sweep = setInterval(() => {
     sweepExpiredModels(db).catch(() => undefined);
     signInProtection.sweep().catch(() => undefined);
+    sweepEndedSessions(db).catch(() => undefined);
   }, 60 * 60 * 1000);
   sweep.unref();
 
   const providerCallback = provider.callback();
+  const secureOrigin = config.publicUrl.startsWith('https:');
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', config.publicUrl);
     const sub = url.pathname.slice(realmPath.length) || '/';
+    // With an https PUBLIC_URL the cookies are secure: a plain-http request (no TLS, no X-Forwarded-Proto: https from
+    // the load balancer) is sent to the https address, or refused when it is not a page load.
+    if (secureOrigin && !isHttps(req)) {
+      if (req.method === 'GET' || req.method === 'HEAD') return redirect(res, `${new URL(config.publicUrl).origin}${req.url ?? '/'}`);
+      return sendText(res, 400, `Use ${new URL(config.publicUrl).origin} (https).`);
+    }
     try {
       if (sub.startsWith('/resources/')) return await serveAsset(res, sub.slice('/resources/'.length));
       if (sub === '/protocol/openid-connect/3p-cookies/step1.html' || sub === '/protocol/openid-connect/3p-cookies/step2.html') {
@@ -87,6 +99,7 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
         url.searchParams.set('screen_hint', 'signup');
         return redirect(res, `${realmPath}/protocol/openid-connect/auth?${url.searchParams.toString()}`);
       }
+      if (sub === '/protocol/openid-connect/revoke') return await revoke(req, res);
       if (sub === '/protocol/openid-connect/userinfo') return await accountEndpoints.userinfo(req, res);
       if (sub === '/account' || sub === '/account/') return await accountEndpoints.account(req, res);
       if (sub === '/verify-email') return await accountEndpoints.verifyEmail(res, url.searchParams.get('token') ?? '');
@@ -97,7 +110,15 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
       req.url = (req.url ?? '/').slice(realmPath.length) || '/';
       await providerCallback(req, res);
     } catch (error) {
-      if (!deps.quiet) console.error('[identity]', error);
+      if (error instanceof FormTooLargeError && !res.headersSent) {
+        return sendHtml(res, 413, messagePage(pageContext, {
+          title: 'Form too large',
+          message: 'What was sent is larger than this form accepts. Please go back and shorten it.',
+          link: { href: pageContext.consoleUrl, label: 'Back to the console' },
+          tone: 'error',
+        }));
+      }
+      if (!deps.quiet) console.error('[identity]', describeErrorForLog(error));
       if (!res.headersSent) {
         sendHtml(
           res,
@@ -111,6 +132,12 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
         );
       } else res.end();
     }
+  }
+
+  function isHttps(req: IncomingMessage): boolean {
+    if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+    const forwarded = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+    return forwarded === 'https';
   }
 
   async function serveAsset(res: ServerResponse, name: string) {

@@ -59,7 +59,8 @@ export function installOrganizationSwitch(provider: Provider, db: Queryable): vo
 function parseOrganization(raw: string): number | null {
   const value = raw.trim();
   if (value === '' || value === 'personal' || value === 'null') return null;
-  if (!/^\d+$/.test(value)) {
+  // Organization ids are PostgreSQL integers: a larger number is no organization (and no database error).
+  if (!/^\d+$/.test(value) || Number(value) > 2_147_483_647) {
     throw new errors.CustomOIDCProviderError('invalid_request', 'organization_id must be an organization id or "personal".');
   }
   return Number(value);

@@ -8,6 +8,7 @@ import {
   alwaysIncludeSid,
   LOGOUT_FORM_ID,
   rotatedRefreshToken,
+  sourceOfTokenRequest,
   setRedirectUriChecks,
   setRefreshTokenValueGenerator,
   type OidcContext,
@@ -185,7 +186,9 @@ export function createProvider(deps: ProviderDependencies): Provider {
       const user = await findUserById(db, token.accountId);
       if (!user) return undefined;
       const { name: _name, preferred_username: _username, ...claims } = profileClaims(user, organizationOf(ctx));
-      return { ...claims, ...(token.sid ? { sid: token.sid } : {}) };
+      // auth_time (when the password was last typed) lets the API ask for a recent sign-in before a password change.
+      const authTime = sourceOfTokenRequest(ctx)?.authTime;
+      return { ...claims, ...(token.sid ? { sid: token.sid } : {}), ...(typeof authTime === 'number' ? { auth_time: authTime } : {}) };
     },
     // Refresh tokens without offline_access, bound to the browser session (logout ends them).
     issueRefreshToken: (_ctx: OidcContext, client: { grantTypeAllowed(t: string): boolean }) =>
