@@ -14,7 +14,7 @@ import {
   type OidcContext,
 } from './oidc-internals';
 import { installOrganizationSwitch, organizationOf } from './organization-switch';
-import { logoutPage, messagePage, type PageContext } from './pages';
+import { logoutConfirmationPage, logoutPage, messagePage, type PageContext } from './pages';
 import type { SigningKeys } from './signing-keys';
 
 // Refresh tokens and sessions last as long as Keycloak's default "SSO Session Max".
@@ -122,7 +122,10 @@ export function createProvider(deps: ProviderDependencies): Provider {
             .replace(`id="${LOGOUT_FORM_ID}"`, 'id="logout-form"')
             .replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
           ctx.type = 'html';
-          ctx.body = logoutPage(pageContext, autoForm);
+          // The console (keycloak-js) sends its id token as the hint: then sign out at once, like Keycloak. A bare
+          // GET without it asks first, so a link elsewhere cannot sign the user out.
+          const hinted = typeof ctx.oidc.params?.id_token_hint === 'string' && ctx.oidc.params.id_token_hint !== '';
+          ctx.body = hinted ? logoutPage(pageContext, autoForm) : logoutConfirmationPage(pageContext, autoForm);
         },
         async postLogoutSuccessSource(ctx: OidcContext) {
           ctx.type = 'html';

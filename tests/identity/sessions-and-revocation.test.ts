@@ -7,16 +7,9 @@ import { databaseTargets } from '../support/postgres';
 import { createTokenMinter } from '../support/mint-token';
 import { decodeJwt, openSignInPage, refreshTokens, signIn } from '../support/sign-in';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { createTestUser, PASSWORD } from './fixtures';
+import { callApi, createTestUser, PASSWORD } from './fixtures';
 
-async function api(platform: TestPlatform, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${platform.url}/api/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const api = (platform: TestPlatform, method: string, path: string, token: string, body?: unknown) => callApi(platform.url, method, path, token, body);
 
 async function revoke(platform: TestPlatform, form: Record<string, string>) {
   const discovery = (await (await fetch(`${platform.config.issuer}/.well-known/openid-configuration`)).json()) as { revocation_endpoint: string };
