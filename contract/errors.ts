@@ -28,6 +28,10 @@ export const ErrorText = {
     'You tried to perform an invalid operation. Nothing will be changed regarding your account information. Please reload the page and try again.',
   invitationInvalid: 'Invitation expired or invalid.',
   invitationInvalidDescription: 'Invitation expired or invalid. Inviting user must re-send invitation.',
+  invitationOtherEmail: 'This invitation is for another email address.',
+  invitationOtherEmailDescription: 'Sign in with the email address the invitation was sent to, then open the link again.',
+  invitationUnverified: 'Please verify your email address first.',
+  invitationUnverifiedDescription: 'Open the verification link we sent to your email address, then accept the invitation.',
   alreadyOwnsOrganization: 'You already own an organization and cannot create more.',
   onlyOrganizationMembers: 'Only organization members can be added',
   organizationModeOnly:

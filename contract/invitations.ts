@@ -25,12 +25,15 @@ export const InviteBody = Schema.Struct({
 });
 export type InviteBody = typeof InviteBody.Type;
 
-/** Spec §3 "Invite response: userExists, userId, organizationId, error". */
+/**
+ * Spec §3 "Invite response: userExists, userId, organizationId, error". userExists and userId are no longer sent
+ * (they told any owner whether an address has an account, and its id); optional so older answers still decode.
+ */
 export const InviteResponse = Schema.Struct({
   message: Schema.String,
   invitation_id: Schema.Number,
-  user_exists: Schema.Boolean,
-  user_id: Schema.NullOr(Schema.String),
+  user_exists: Schema.optionalKey(Schema.Boolean),
+  user_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
   organization_id: Schema.Number,
 });
 export type InviteResponse = typeof InviteResponse.Type;

@@ -29,6 +29,10 @@ export const NewPassword = Schema.String.pipe(
 );
 
 /** PATCH users/password (wire). */
+/** PATCH users/password's 401 message when the sign-in is too old (the body carries reason "reauthentication_required"). */
+export const REAUTHENTICATION_REQUIRED = 'Please sign in again';
+export const REAUTHENTICATION_REASON = 'reauthentication_required';
+
 export const UpdatePasswordBody = Schema.Struct({
   password: NewPassword.annotateKey({ messageMissingKey: PasswordRuleMessage.length }),
 });

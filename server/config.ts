@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FailurePolicy } from './db/repositories/sign-in-failures-repository';
 
 // Every setting of the platform comes from the environment, with defaults that make a fresh clone run locally.
 export interface PlatformConfig {
@@ -24,6 +25,14 @@ export interface PlatformConfig {
   grafanaToken?: string;
   /** Where people open Grafana, when it differs from GRAFANA_URL (the platform may reach Grafana privately). */
   grafanaPublicUrl?: string;
+  /** NODE_ENV=production. */
+  production: boolean;
+  /** Write the demo accounts and data at start (SEED_DEMO_DATA; on unless NODE_ENV=production). */
+  seedDemoData: boolean;
+  /** A password change needs a sign-in at most this many seconds old (REAUTHENTICATION_MAX_AGE, default 300). */
+  reauthenticationMaxAgeSeconds: number;
+  /** Brute-force protection of the login form (docs/security.md). */
+  signInProtection: { account: FailurePolicy; address: FailurePolicy };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -47,10 +56,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Observability Console <no-reply@localhost>',
-    devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production',
+    // Developer pages (the outbox shows invitation codes and verification links) only where nobody else can reach
+    // them, unless asked for by name.
+    devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production' && isLoopbackHost(host),
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     grafanaUrl: env.GRAFANA_URL || undefined,
     grafanaToken: env.GRAFANA_TOKEN || undefined,
     grafanaPublicUrl: env.GRAFANA_PUBLIC_URL || undefined,
+    production: env.NODE_ENV === 'production',
+    seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
+    signInProtection: signInProtectionFrom(env),
+    reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
   };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+// Keycloak's brute-force detection defaults where they exist (30 failures, 15 minutes, 12 hours), plus a short
+// growing wait after the first few failures.
+function signInProtectionFrom(env: NodeJS.ProcessEnv): { account: FailurePolicy; address: FailurePolicy } {
+  const number = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more (got "${raw}").`);
+    return value;
+  };
+  const account: FailurePolicy = {
+    freeFailures: number('BRUTE_FORCE_FREE_FAILURES', 5),
+    waitIncrementSeconds: number('BRUTE_FORCE_WAIT_INCREMENT_SECONDS', 5),
+    maxWaitSeconds: number('BRUTE_FORCE_MAX_WAIT_SECONDS', 60),
+    lockoutFailures: number('BRUTE_FORCE_LOCKOUT_FAILURES', 30),
+    lockoutSeconds: number('BRUTE_FORCE_LOCKOUT_SECONDS', 900),
+    resetSeconds: number('BRUTE_FORCE_RESET_SECONDS', 43_200),
+  };
+  // One address may carry many people (an office behind NAT): it gets the same curve, scaled up.
+  const factor = Math.max(1, number('BRUTE_FORCE_ADDRESS_FACTOR', 10));
+  const address: FailurePolicy = { ...account, freeFailures: account.freeFailures * factor, lockoutFailures: account.lockoutFailures * factor };
+  return { account, address };
 }

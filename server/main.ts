@@ -6,10 +6,10 @@ const config = loadConfig();
 const platform = await startPlatform(config);
 console.log(`
 Observability Console is running at ${platform.url}/
-  Demo sign-in:  demo@example.com / Demo1234!   (owner of the organization Acme)
+${platform.config.seedDemoData ? `  Demo sign-in:  demo@example.com / Demo1234!   (owner of the organization Acme)
   Also:          dev@example.com (read-write), viewer@example.com (read-only), new@example.com (nothing yet),
                  all with the password Demo1234! (local demo data only)
-  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false)'}
+` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false, or not listening on a loopback address)'}
   Database:      ${platform.config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : platform.config.dataDir}
 `);
 

@@ -4,7 +4,7 @@ import { createMailer } from './adapters/mail/mailer';
 import { createApiHandler } from './api/api-handler';
 import type { PlatformConfig } from './config';
 import { openDatabase, type Database } from './db/database';
-import { seedDemoData } from './db/seed';
+import { presentDemoAccounts, seedDemoData } from './db/seed';
 import { provisionDemoProducts } from './products/demo-products';
 import { renderOutboxPage } from './dev/outbox-page';
 import { createIdentityServer } from './identity/identity-server';
@@ -21,9 +21,10 @@ import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from '
 import type { ProductFactory } from './products/product-backend';
 import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
 import { createStorageSwitch, handleDevClock } from './dev/dev-controls';
+import { describeErrorForLog } from './safe-error-log';
 
 export interface StartPlatformOptions {
-  /** Write the demo data (idempotent). Default true. */
+  /** Write the demo data (idempotent). Default: the config's seedDemoData (SEED_DEMO_DATA). */
   seed?: boolean;
   /** No request error logging. Default false. */
   quiet?: boolean;
@@ -73,7 +74,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
   let db: Database | undefined;
   try {
     db = await openDatabase(effective.databaseUrl ? { url: effective.databaseUrl } : { dataDir: effective.dataDir });
-    const seeded = options.seed !== false ? (await seedDemoData(db)).seeded : false;
+    const seeded = (options.seed ?? effective.seedDemoData) ? (await seedDemoData(db)).seeded : false;
+    await refuseDemoAccountsInProduction(db, effective);
     const signingKeys = await loadOrCreateSigningKeys(db);
     const verifyAccessToken = createAccessTokenVerifier({
       issuer: effective.issuer,
@@ -102,10 +104,13 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     await startBillingLedger(ledger);
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
+    const hsts = effective.publicUrl.startsWith('https:');
 
     const route = async (req: IncomingMessage, res: ServerResponse) => {
       const pathname = new URL(req.url ?? '/', 'http://x').pathname;
       setSecurityHeaders(res);
+      // Browsers that once reached the https address never try plain http again.
+      if (hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
       if (pathname === identity.realmPath || pathname.startsWith(`${identity.realmPath}/`)) return identity.handle(req, res);
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
@@ -137,7 +142,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     server.off('request', starting);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       route(req, res).catch((error: unknown) => {
-        if (!options.quiet) console.error('[platform]', req.method, req.url, error);
+        // The path only: a query string may carry codes or tokens.
+        if (!options.quiet) console.error('[platform]', req.method, (req.url ?? '').split('?')[0], describeErrorForLog(error));
         if (!res.headersSent) {
           res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
           res.end('Internal server error');
@@ -185,6 +191,25 @@ export function withActualPort(config: PlatformConfig, port: number): PlatformCo
     issuer: `${publicUrl}/realms/${config.realm}`,
     apiAudience: config.apiAudience === `${derived}/api` ? `${publicUrl}/api` : config.apiAudience,
   };
+}
+
+/**
+ * The demo accounts share one published password: a production start with them present refuses, unless the demo
+ * data was asked for by name (SEED_DEMO_DATA=true), which is said loudly.
+ */
+async function refuseDemoAccountsInProduction(db: Database, config: PlatformConfig): Promise<void> {
+  if (!config.production) return;
+  const present = await presentDemoAccounts(db);
+  if (present.length === 0) return;
+  const list = present.join(', ');
+  if (config.seedDemoData) {
+    console.warn(`\n*** WARNING: NODE_ENV=production with the demo accounts (${list}) and their published password. ***\n*** Anyone can sign in as them. Unset SEED_DEMO_DATA and delete them before real use. ***\n`);
+    return;
+  }
+  throw new Error(
+    `Refusing to start in production: the demo accounts ${list} exist and sign in with a published password. ` +
+      'Delete them (or reset the database with SEED_DEMO_DATA=false), or set SEED_DEMO_DATA=true to run a demo on purpose.',
+  );
 }
 
 const PLATFORM_PRODUCT = { slug: 'platform', name: 'Platform' };

@@ -17,9 +17,10 @@ async function main(): Promise<void> {
     await rm(path.join(config.dataDir, 'pgdata'), { recursive: true, force: true });
   }
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
-  const { seeded } = await seedDemoData(db);
+  const { seeded } = config.seedDemoData ? await seedDemoData(db) : { seeded: false };
   await db.close();
-  console.log(`Database reset (${config.databaseUrl ? 'PostgreSQL' : config.dataDir}); demo data ${seeded ? 'written' : 'already present'}.`);
+  const demo = config.seedDemoData ? (seeded ? 'written' : 'already present') : 'not written (SEED_DEMO_DATA=false)';
+  console.log(`Database reset (${config.databaseUrl ? 'PostgreSQL' : config.dataDir}); demo data ${demo}.`);
 }
 
 main().catch((error) => {

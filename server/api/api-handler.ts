@@ -8,7 +8,8 @@ import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { ApiContext, RequestScope } from './api-context';
 import { registerBillingRoutes } from './billing-routes';
 import { createCallerResolver, type Caller } from './caller';
-import { ApiError, sendJson } from './http';
+import { ApiError, containsNul, MAX_BODY_BYTES, nulRefused, preReadBody, sendJson } from './http';
+import { describeErrorForLog } from '../safe-error-log';
 import { registerIntegrationRoutes, registerIntegrationWriteRoutes } from './integration-routes';
 import { registerOrganizationRoutes } from './organization-routes';
 import { registerLocalPaymentRoutes } from './payment-routes';
@@ -23,6 +24,7 @@ import { registerInvoiceRoutes, registerLocalInvoicePayRoutes } from './invoice-
 import type { JobQueue } from '../jobs/job-queue';
 import { emptyProductRegistry, type ProductRegistry } from '../products/product-registry';
 import { createJobQueue } from '../jobs/job-queue';
+import { isSessionEnded } from '../identity/session-revocation';
 
 export interface ApiDependencies {
   db: Database;
@@ -45,7 +47,11 @@ export interface ApiDependencies {
 
 // PostgreSQL codes that can only come from input the schemas let through (e.g. a value out of a column's range):
 // they are the client's problem, never a 500.
-const CLIENT_SQL_ERRORS = new Set(['22P02', '22003', '22001', '22007', '22008']);
+// 22021/22P05: a NUL or otherwise unstorable character that got past the checks below.
+const CLIENT_SQL_ERRORS = new Set(['22P02', '22003', '22001', '22007', '22008', '22021', '22P05']);
+// Every body is read before routing, so NUL bytes and oversize bodies are refused alike on every route. The largest
+// limit of any route (telemetry batches take less); readBody applies each route's own limit to what was read.
+const PRE_READ_LIMIT = MAX_BODY_BYTES;
 
 /** Handles every request whose path starts with config.apiBasePath. */
 export function createApiHandler(deps: ApiDependencies) {
@@ -55,7 +61,11 @@ export function createApiHandler(deps: ApiDependencies) {
     config: deps.config,
     mailer: deps.mailer,
     payments: deps.payments ?? createPaymentProvider(deps.db, deps.config),
-    callers: createCallerResolver(deps.verifyAccessToken, { share: (key, compute) => reads.share(key, compute) }),
+    callers: createCallerResolver(deps.verifyAccessToken, {
+      share: (key, compute) => reads.share(key, compute),
+      // One primary-key read per request (shared by the read cache until the next write, at most its max age).
+      sessionEnded: (sid) => reads.share(`ended-session|${sid}`, () => isSessionEnded(deps.db, sid)),
+    }),
     services: deps.services ?? createServiceRegistry(deps.db),
     reads,
     clock: deps.clock ?? createClock(),
@@ -78,7 +88,7 @@ export function createApiHandler(deps: ApiDependencies) {
 
   const base = deps.config.apiBasePath.replace(/\/$/, '');
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = new URL(req.url ?? '/', 'http://api.invalid');
       if (url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
@@ -90,6 +100,17 @@ export function createApiHandler(deps: ApiDependencies) {
       if (match.kind === 'not-found') throw new ApiError(404, 'Not found', `There is no API call at ${url.pathname}.`);
       if (match.kind === 'method-not-allowed') {
         throw new ApiError(405, 'Method not allowed', `${url.pathname} accepts ${match.allowed.join(', ')}.`, {}, );
+      }
+      let decodedSearch: string;
+      try {
+        decodedSearch = decodeURIComponent(url.search.replace(/\+/g, ' ')) + decodeURIComponent(url.pathname);
+      } catch {
+        throw new ApiError(400, 'Invalid request', 'The address is not correctly encoded.');
+      }
+      if (decodedSearch.includes('\u0000')) throw nulRefused();
+      if (method !== 'GET' && method !== 'HEAD') {
+        const raw = await preReadBody(req, PRE_READ_LIMIT);
+        if (raw.includes(0) || (raw.length > 0 && bodyHasNul(raw.toString('utf8')))) throw nulRefused();
       }
       let caller: Promise<Caller | null> | undefined;
       const scope: RequestScope = { caller: () => (caller ??= ctx.callers.resolve(req, ctx.db)) };
@@ -105,6 +126,21 @@ export function createApiHandler(deps: ApiDependencies) {
       respondWithError(res, error);
     }
   };
+  return Object.assign(handle, { routes: () => router.list() });
+}
+
+/** NUL as an escape in JSON (\u0000) or in a form value (%00). */
+function bodyHasNul(text: string): boolean {
+  if (!/\\u0000|%00/i.test(text)) return false;
+  try {
+    return containsNul(JSON.parse(text));
+  } catch {
+    try {
+      return [...new URLSearchParams(text)].some(([key, value]) => key.includes('\u0000') || value.includes('\u0000'));
+    } catch {
+      return false;
+    }
+  }
 }
 
 function respondWithError(res: ServerResponse, error: unknown): void {
@@ -122,6 +158,6 @@ function respondWithError(res: ServerResponse, error: unknown): void {
     sendJson(res, 400, { message: 'Invalid request', description: 'A value in the request is out of range or malformed.' });
     return;
   }
-  console.error('[api] unexpected error:', error);
+  console.error('[api] unexpected error:', describeErrorForLog(error));
   sendJson(res, 500, { message: 'Server error', description: 'Something went wrong on our side. Please try again later.' });
 }

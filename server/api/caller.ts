@@ -22,7 +22,13 @@ const unauthorized = (description: string) => new ApiError(401, 'Unauthorized', 
  */
 export function createCallerResolver(
   verify: AccessTokenVerifier,
-  options: { maxEntries?: number; maxAgeMs?: number; share?: <T>(key: string, compute: () => Promise<T>) => Promise<T> } = {},
+  options: {
+    maxEntries?: number;
+    maxAgeMs?: number;
+    share?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+    /** True when the token's sign-in was ended (password change elsewhere, revoked refresh token). */
+    sessionEnded?: (sid: string) => Promise<boolean>;
+  } = {},
 ) {
   // Membership is read on nearly every organization-mode call; the read cache (when given) shares it between calls
   // until the next write.
@@ -56,6 +62,9 @@ export function createCallerResolver(
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <access token>".');
       const claims = await claimsFor(match[1]);
+      if (claims.sid && options.sessionEnded && (await options.sessionEnded(claims.sid))) {
+        throw unauthorized('This sign-in has ended (the password was changed or the session was revoked). Please sign in again.');
+      }
       const organizationId = claims.organization_id;
       let membership: Promise<MembershipRow | undefined> | undefined;
       return {

@@ -45,21 +45,36 @@ export function sendJsonText(res: ServerResponse, status: number, payload: strin
   res.end(payload);
 }
 
-/** Reads the body up to MAX_BODY_BYTES; JSON or urlencoded by content type; empty body is `{}`. */
-export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+const tooLarge = (limit: number) => new ApiError(413, 'Payload too large', `The request body must be at most ${limit} bytes.`);
+
+// The body the API handler read before routing (to refuse NUL bytes and oversize bodies on every route alike).
+const PRE_READ = Symbol('preReadBody');
+
+/** Reads the whole body up to `limit` bytes (413 beyond), remembering it so readBody can decode it later. */
+export async function preReadBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     req.resume();
-    throw new ApiError(413, 'Payload too large', `The request body must be at most ${limit} bytes.`);
+    throw tooLarge(limit);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new ApiError(413, 'Payload too large', `The request body must be at most ${limit} bytes.`);
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const body = Buffer.concat(chunks);
+  (req as IncomingMessage & { [PRE_READ]?: Buffer })[PRE_READ] = body;
+  return body;
+}
+
+/** Reads the body up to MAX_BODY_BYTES; JSON or urlencoded by content type; empty body is `{}`. */
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const preRead = (req as IncomingMessage & { [PRE_READ]?: Buffer })[PRE_READ];
+  const raw = preRead ?? (await preReadBody(req, limit));
+  if (raw.length > limit) throw tooLarge(limit);
+  const text = raw.toString('utf8');
   if (text.trim() === '') return {};
   const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
@@ -69,6 +84,16 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     throw badRequest('Malformed JSON', 'The request body is not valid JSON.');
   }
 }
+
+/** True when a string anywhere in the value holds a NUL character (PostgreSQL text cannot store one). */
+export function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([key, entry]) => key.includes('\u0000') || containsNul(entry));
+  return false;
+}
+
+export const nulRefused = () => badRequest('Invalid characters', 'The request contains a NUL character (\\u0000), which no value may hold.');
 
 /** Decodes with a contract schema: shape problems are 400, broken rules 422 with field messages. */
 export function decodeOrThrow<S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, input: unknown): S['Type'] {

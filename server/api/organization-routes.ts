@@ -5,9 +5,13 @@ import type { Queryable } from '../db/database';
 import { findManageableBillingAccount } from '../db/repositories/billing-repository';
 import {
   claimInvitation,
+  countInvitationMail,
   createInvitation,
   deleteInvitation,
+  findInvitation,
+  findPendingInvitationByCode,
   findPendingInvitationByEmail,
+  recordInvitationMail,
   listPendingInvitations,
   renewInvitation,
   type InvitationRow,
@@ -24,7 +28,7 @@ import {
   lockAndCheckOwnsOrganization,
 } from '../db/repositories/organizations-repository';
 import { findOrganizationProjectIds } from '../db/repositories/projects-repository';
-import { findUserByEmail } from '../db/repositories/users-repository';
+import { findUserByEmail, findUserById } from '../db/repositories/users-repository';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireOwner, requireWritable } from './caller';
 import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson } from './http';
@@ -48,7 +52,17 @@ export function invitationLink(publicUrl: string, invitation: InvitationRow): st
   return `${publicUrl}/invitations?${query}`;
 }
 
+async function requireInvitationMailAllowed(ctx: ApiContext, email: string): Promise<void> {
+  if ((await countInvitationMail(ctx.db, email, 3600)) >= INVITATION_MAILS_PER_HOUR) {
+    throw new ApiError(429, 'Too many invitations', `At most ${INVITATION_MAILS_PER_HOUR} invitations can be sent to one email address per hour. Please try again later.`);
+  }
+}
+
+/** Invitation mails one address may receive per hour, from every organization together. */
+export const INVITATION_MAILS_PER_HOUR = 5;
+
 async function mailInvitation(ctx: ApiContext, invitation: InvitationRow): Promise<void> {
+  await recordInvitationMail(ctx.db, invitation.invited_email);
   const link = invitationLink(ctx.config.publicUrl, invitation);
   const who = invitation.inviting_user_name || 'A colleague';
   const days = Math.max(1, Math.round((invitation.expires_at.getTime() - Date.now()) / DAY_MS));
@@ -135,6 +149,7 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
         details: { email: ['An invitation for this email is already pending. Re-send it from the pending members.'] },
       });
     }
+    await requireInvitationMailAllowed(ctx, body.email);
     const invitation = await createInvitation(ctx.db, {
       organizationId,
       email: body.email,
@@ -143,11 +158,10 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
       projectIds,
     });
     await mailInvitation(ctx, invitation);
+    // Whether the address has an account (and its id) is not said: an owner could otherwise probe any address.
     sendJson(res, 201, {
       message: `An invitation has been sent to ${invitation.invited_email}.`,
       invitation_id: invitation.id,
-      user_exists: Boolean(existing),
-      user_id: existing?.id ?? null,
       organization_id: organizationId,
     });
   });
@@ -155,6 +169,8 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
   const resend = async (id: number, caller: Parameters<typeof requireOwner>[0]) => {
     const membership = await requireOwner(caller);
     await requireWritable(caller);
+    const current = await findInvitation(ctx.db, membership.organization_id, id);
+    if (current && !current.accepted_at) await requireInvitationMailAllowed(ctx, current.invited_email);
     const invitation = await renewInvitation(ctx.db, membership.organization_id, id);
     if (!invitation) throw notFound(`We could not find a pending invitation ${id} in this organization.`);
     await mailInvitation(ctx, invitation);
@@ -189,6 +205,17 @@ export function registerOrganizationRoutes(router: ApiRouter, ctx: ApiContext): 
     const body = (await readBody(req)) as Record<string, unknown>;
     const code = query.code ?? (body && typeof body === 'object' ? body.code : undefined);
     const input = decodeOrThrow(AcceptInvitationQuery, { code });
+    // An invitation is for the address it was mailed to: whoever reads the code elsewhere cannot use it.
+    const pending = await findPendingInvitationByCode(ctx.db, input.code);
+    if (pending) {
+      const user = await findUserById(ctx.db, caller.userId);
+      if (!user || user.email.toLowerCase() !== pending.invited_email.toLowerCase()) {
+        throw new ApiError(403, ErrorText.invitationOtherEmail, ErrorText.invitationOtherEmailDescription, { error: ErrorText.invitationOtherEmail });
+      }
+      if (!user.email_verified) {
+        throw new ApiError(403, ErrorText.invitationUnverified, ErrorText.invitationUnverifiedDescription, { error: ErrorText.invitationUnverified });
+      }
+    }
     const invitation = await ctx.db.transaction(async (tx) => {
       const claimed = await claimInvitation(tx, input.code, caller.userId);
       if (!claimed) return undefined;

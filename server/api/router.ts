@@ -40,6 +40,11 @@ export class Router<C> {
     return this;
   }
 
+  /** Every route as registered (method and path pattern), for tests that go over all of them. */
+  list(): { method: string; path: string }[] {
+    return this.routes.map((route) => ({ method: route.method, path: route.segments.join('/') }));
+  }
+
   match(method: string, path: string): RouteMatch<C> {
     const segments = splitPath(path);
     const allowed: string[] = [];

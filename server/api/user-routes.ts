@@ -1,4 +1,5 @@
 import { ErrorText } from '../../contract/errors';
+import { REAUTHENTICATION_REQUIRED } from '../../contract/users';
 import { PROFILE_UNCHANGED, UpdatePasswordBody, UpdateProfileBody } from '../../contract/users';
 import { sendVerificationEmail } from '../identity/email-verification';
 import { endSessionsOfAccount } from '../identity/session-revocation';
@@ -25,6 +26,22 @@ async function currentUser(ctx: ApiContext, caller: Caller): Promise<UserRow> {
 function requirePasswordAccount(user: UserRow): void {
   if (user.connection !== PASSWORD_CONNECTION) {
     throw forbidden('Your account signs in with an external provider; change your profile and password there.');
+  }
+}
+
+/**
+ * Like Keycloak's account console, a password change needs a sign-in of the last few minutes (the token's
+ * auth_time): a token taken from an unlocked screen hours later cannot lock the owner out. 401 with a reason the
+ * console recognises: it sends the user through the login page (prompt=login) and back to the form.
+ */
+function requireRecentSignIn(caller: Caller, maxAgeSeconds: number): void {
+  const authTime = caller.claims.auth_time;
+  const age = typeof authTime === 'number' ? Math.floor(Date.now() / 1000) - authTime : Number.POSITIVE_INFINITY;
+  if (age > maxAgeSeconds) {
+    throw new ApiError(401, REAUTHENTICATION_REQUIRED, 'For your security, please sign in again to change your password.', {
+      reason: 'reauthentication_required',
+      max_age: maxAgeSeconds,
+    });
   }
 }
 
@@ -62,10 +79,11 @@ export function registerUserRoutes(router: ApiRouter, ctx: ApiContext): void {
     const body = decodeOrThrow(UpdatePasswordBody, await readBody(req));
     const user = await currentUser(ctx, caller);
     requirePasswordAccount(user);
+    requireRecentSignIn(caller, ctx.config.reauthenticationMaxAgeSeconds);
     await ctx.db.transaction(async (tx) => {
       await updateUserPassword(tx, user.id, body.password);
-      // The other browsers are signed out; the session that asked stays (its token's sid).
-      await endSessionsOfAccount(tx, user.id, caller.claims.sid ?? null);
+      // The other browsers are signed out (sessions, refresh tokens and access tokens); the session that asked stays.
+      await endSessionsOfAccount(tx, user.id, caller.claims.sid ?? null, ctx.config.accessTokenTtlSeconds);
     });
     sendJson(res, 200, { message: 'Your password has been updated.' });
   });

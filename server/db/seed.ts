@@ -8,6 +8,15 @@ import { createInvitation } from './repositories/invitations-repository';
 
 export const DEMO_PASSWORD = 'Demo1234!';
 
+/** The sign-in addresses of the demo accounts (all with DEMO_PASSWORD). */
+export const DEMO_ACCOUNT_EMAILS = ['demo@example.com', 'dev@example.com', 'viewer@example.com', 'new@example.com', 'social@example.com'] as const;
+
+/** Which demo accounts exist in this database. */
+export async function presentDemoAccounts(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ email: string }>('SELECT email FROM users WHERE lower(email) = ANY($1::text[]) ORDER BY email', [[...DEMO_ACCOUNT_EMAILS]]);
+  return rows.map((row) => row.email);
+}
+
 /** Writes the demo data into an empty database; does nothing when demo@example.com already exists. */
 export async function seedDemoData(db: Database): Promise<{ seeded: boolean }> {
   return db.transaction(async (tx) => {

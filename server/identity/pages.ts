@@ -126,6 +126,22 @@ ${options.link ? `<a class="button" href="${escapeHtml(options.link.href)}">${es
   );
 }
 
+/**
+ * Without an id_token_hint nothing shows that the console asked (a link on another site could be a plain GET): the
+ * user confirms, as the OpenID Connect RP-Initiated Logout specification allows. No script submits this form.
+ */
+export function logoutConfirmationPage(ctx: PageContext, form: string): string {
+  return layout(
+    ctx,
+    'Sign out',
+    `<h1>Sign out?</h1>
+<p class="lead">Do you want to sign out of the Observability Console?</p>
+${form}
+<button type="submit" form="logout-form">Sign out</button>
+<p class="switch"><a href="${escapeHtml(ctx.consoleUrl)}">Stay signed in</a></p>`,
+  );
+}
+
 /** Keycloak signs out without asking: the form is submitted by resources/logout.js, or by the button without JS. */
 export function logoutPage(ctx: PageContext, form: string): string {
   return layout(

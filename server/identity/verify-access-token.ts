@@ -12,6 +12,8 @@ export interface AccessTokenClaims {
   sid: string;
   exp: number;
   scope?: string;
+  /** When the user last typed their password (seconds since 1970); absent in tokens made before it was added. */
+  auth_time?: number;
 }
 
 export class InvalidTokenError extends Error {}

@@ -135,6 +135,22 @@ export async function redirectToLogin(returnPath: string): Promise<void> {
   await instance().login({ redirectUri: `${origin()}/auth` });
 }
 
+/** A password change accepts a sign-in at most this old (the platform's REAUTHENTICATION_MAX_AGE default). */
+export const REAUTHENTICATION_MAX_AGE_SECONDS = 300;
+
+/** True when the current sign-in is too old for a password change (a margin of 30 s for the time to type it). */
+export function signInTooOldForPasswordChange(nowMs = Date.now()): boolean {
+  const authTime = currentSession()?.claims.auth_time;
+  if (typeof authTime !== 'number') return true;
+  return nowMs / 1000 - authTime > REAUTHENTICATION_MAX_AGE_SECONDS - 30;
+}
+
+/** The login page again (even with a live session), then back to returnPath through /auth, with a new auth_time. */
+export async function reauthenticate(returnPath: string): Promise<void> {
+  saveReturnPath(returnPath);
+  await instance().login({ redirectUri: `${origin()}/auth`, prompt: 'login', maxAge: 0 });
+}
+
 export async function endSession(): Promise<void> {
   await instance().logout({ redirectUri: origin() });
 }

@@ -35,6 +35,18 @@ export class AuthenticationError extends Error {
   }
 }
 
+/** 401 with reason "reauthentication_required": the call needs a fresh sign-in; not a logout. */
+export class ReauthenticationRequiredError extends Error {
+  readonly description: string;
+  readonly status = 401;
+  readonly reason = 'reauthentication_required';
+  constructor(message: string, options: { description?: string } = {}) {
+    super(message);
+    this.name = 'ReauthenticationRequiredError';
+    this.description = options.description ?? '';
+  }
+}
+
 export class ValidationError extends Error {
   readonly status: number;
   readonly details: Record<string, unknown>;

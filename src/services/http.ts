@@ -14,6 +14,7 @@ import {
   errorBodyDescription,
   errorBodyMessage,
   PARSE_ERROR_MESSAGE,
+  ReauthenticationRequiredError,
   ServerError,
   ValidationError,
 } from './errors';
@@ -67,6 +68,10 @@ export function mapHttpError(method: HttpMethod, status: number, body: unknown):
   const description = errorBodyDescription(body);
   // A GET refused with 401/403 means the session no longer holds (the spec logs the user out). A mutation refused
   // with 403 is an ordinary "you may not do this" (a read-only member, a non-owner): it is shown, not a logout.
+  // A call that needs a recent sign-in (a password change) says so; the form sends the user to sign in again.
+  if (status === 401 && (body as { reason?: unknown } | null)?.reason === 'reauthentication_required') {
+    return new ReauthenticationRequiredError(message, { description });
+  }
   if (status === 401 || (status === 403 && method === 'GET')) return new AuthenticationError(message, { description, status });
   if (status === 422) {
     const details = body && typeof body === 'object' && typeof (body as { details?: unknown }).details === 'object' ? ((body as { details: Record<string, unknown> }).details ?? {}) : {};

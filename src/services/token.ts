@@ -14,6 +14,8 @@ export interface TokenClaims {
   organization_id?: number | null;
   connection?: string;
   sid?: string;
+  /** When the password was last typed (seconds since 1970). */
+  auth_time?: number;
 }
 
 /** The signed-in user as the console uses it: profile claims converted to camelCase. */

@@ -57,12 +57,13 @@ const freshMember = async (f: Fixture) => {
 const freshInvite = async (f: Fixture) =>
   (await createInvitation(f.api.db, { organizationId: f.acmeId, email: `inv${++counter}@example.com`, invitingUserId: (await f.api.user('demo@example.com')).id, readOnly: false, projectIds: [] })).id;
 
-const freshInviteCode = async (f: Fixture) => {
-  // An invitation to an organization none of the role's callers belongs to, so accepting it is a real join.
+const freshInviteCode = async (f: Fixture, invitedEmail?: string) => {
+  // An invitation to an organization none of the role's callers belongs to, so accepting it is a real join; it is
+  // addressed to the caller (an invitation is only accepted by the account of the invited email).
   const owner = await createUser(f.api.db, { email: `inviter${++counter}@example.com`, givenName: 'I', familyName: String(counter), emailVerified: true });
   const account = await createBillingAccount(f.api.db, { name: `Inviter ${counter}`, ownerUserId: owner.id, isDefault: true });
   const organizationId = await createOrganization(f.api.db, { name: `Inviting ${counter}`, billingAccountId: account.id, ownerUserId: owner.id });
-  return (await createInvitation(f.api.db, { organizationId, email: `joiner${counter}@example.com`, invitingUserId: owner.id, readOnly: false, projectIds: [] })).code;
+  return (await createInvitation(f.api.db, { organizationId, email: invitedEmail ?? `joiner${counter}@example.com`, invitingUserId: owner.id, readOnly: false, projectIds: [] })).code;
 };
 /** A billing account of the user with a card on file (what POST organizations/ asks for). */
 const freshCardAccount = async (f: Fixture, userId: string) => {
@@ -226,8 +227,18 @@ const ROWS: Row[] = [
   { call: 'POST organizations/invitations/{id}/resend', request: async (f) => ({ method: 'POST', path: `organizations/invitations/${await freshInvite(f)}/resend` }), expected: all(401, 400, 200, 403, 403, 403) },
   {
     call: 'POST organizations/invitations/accept',
-    request: async (f, role) => ({ method: 'POST', path: 'organizations/invitations/accept', query: { code: await freshInviteCode(f) }, caller: await freshCaller(f, role) }),
+    request: async (f, role) => {
+      const caller = await freshCaller(f, role);
+      const email = caller.userId ? (await f.api.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [caller.userId]))[0].email : undefined;
+      return { method: 'POST', path: 'organizations/invitations/accept', query: { code: await freshInviteCode(f, email) }, caller };
+    },
     expected: all(401, 200, 200, 200, 200, 200),
+  },
+  {
+    // Someone else's invitation: refused for every signed-in caller, whatever their role.
+    call: 'POST organizations/invitations/accept (invited another address)',
+    request: async (f, role) => ({ method: 'POST', path: 'organizations/invitations/accept', query: { code: await freshInviteCode(f) }, caller: await freshCaller(f, role) }),
+    expected: all(401, 403, 403, 403, 403, 403),
   },
 
   // The caller's own account: allowed to every signed-in user in every mode, read-only members included.

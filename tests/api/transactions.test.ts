@@ -63,7 +63,8 @@ describe.each(databaseTargets())('transactions ($kind)', (target) => {
     const owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
     await api.request('POST', 'organizations/invitations', { token: owner, body: { email: 'tx-invite@example.com' } });
     const code = (await api.db.query<{ code: string }>("SELECT code FROM invitations WHERE invited_email = 'tx-invite@example.com'"))[0].code;
-    const token = await api.tokenFor('new@example.com');
+    await createUser(api.db, { email: 'tx-invite@example.com', password: 'Demo1234!', givenName: 'Tx', familyName: 'Invite', emailVerified: true });
+    const token = await api.tokenFor('tx-invite@example.com');
     const response = await withFailure(/INSERT INTO organization_members/, () =>
       api.request('POST', 'organizations/invitations/accept', { token, query: { code } }),
     );

@@ -16,3 +16,13 @@ export async function createOrganization(db: Database, owner: UserRow, name: str
   }
   return org.id;
 }
+
+/** One API call with a bearer token, answered as {status, body}. */
+export async function callApi(baseUrl: string, method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}/api/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

@@ -3,18 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens, signIn } from '../support/sign-in';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
-import { createTestUser, PASSWORD } from './fixtures';
+import { callApi, createTestUser, PASSWORD } from './fixtures';
 
 const NEW_PASSWORD = 'Changed-Pass1!';
 
-async function api(platform: TestPlatform, method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${platform.url}/api/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const api = (platform: TestPlatform, method: string, path: string, token: string, body?: unknown) => callApi(platform.url, method, path, token, body);
 
 describe('password change and account deletion at the identity server', () => {
   let platform: TestPlatform;

@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react';
 import { expect } from 'vitest';
 import { PASSWORDS_DO_NOT_MATCH, PasswordRuleMessage } from '../../contract/users';
-import { passwordChangeMachine, type PasswordValues } from '../../src/machines/password-change/password-change.machine';
+import { passwordChangeMachine, REAUTHENTICATION_FAILED, REAUTHENTICATION_TEXT, type PasswordValues } from '../../src/machines/password-change/password-change.machine';
 import { PasswordForm } from '../../src/views/account/password-form';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
@@ -20,17 +20,21 @@ const MISMATCH: PasswordValues = { newPassword: 'Better-Pass1!', newPasswordVeri
 const SERVER_RULE = 'The new password must include at least 1 number.';
 
 const events = {
-  'password.open': [{ type: 'password.open' }],
+  'password.open': [{ type: 'password.open' }, { type: 'password.open', reauthenticate: true }],
   'password.submit': [
     { type: 'password.submit', values: GOOD },
     { type: 'password.submit', values: NO_UPPER },
     { type: 'password.submit', values: MISMATCH },
   ],
   'password.cancel': [{ type: 'password.cancel' }],
+  'password.reauthenticate': [{ type: 'password.reauthenticate' }],
+  'xstate.error.actor.reauthenticate': [{ type: 'xstate.error.actor.reauthenticate', error: new Error('popup blocked') }],
   'xstate.done.actor.updatePassword': [{ type: 'xstate.done.actor.updatePassword', output: { message: 'Your password has been updated.' } }],
   'xstate.error.actor.updatePassword': [
     { type: 'xstate.error.actor.updatePassword', error: Object.assign(new Error('Validation error'), { details: { password: [SERVER_RULE] } }) },
     { type: 'xstate.error.actor.updatePassword', error: Object.assign(new Error('Forbidden'), { description: 'Your account signs in with an external provider.' }) },
+    // The server's 401 when the sign-in is too old: the sign-in-again step, not a logout.
+    { type: 'xstate.error.actor.updatePassword', error: Object.assign(new Error('Please sign in again'), { reason: 'reauthentication_required' }) },
   ],
 } satisfies ModelEvents<typeof machine>;
 
@@ -58,6 +62,14 @@ const states = {
     expect(s.context.password).toBe(GOOD.newPassword);
     expect(s.context.errors).toEqual({});
   },
+  reauthentication: (s) => {
+    expect(s.context.password).toBe('');
+    expect([null, REAUTHENTICATION_FAILED]).toContain(s.context.error);
+  },
+  redirecting: (s) => {
+    expect(s.context.error).toBeNull();
+    expect(s.context.password).toBe('');
+  },
 } satisfies ModelStates<typeof machine>;
 
 function Harness({ actor }: { actor: Parameters<typeof PasswordForm>[0]['actor'] }) {
@@ -65,9 +77,14 @@ function Harness({ actor }: { actor: Parameters<typeof PasswordForm>[0]['actor']
   return (
     <>
       {closed && (
-        <button type="button" onClick={() => actor.send({ type: 'password.open' })}>
-          Open password form
-        </button>
+        <>
+          <button type="button" onClick={() => actor.send({ type: 'password.open' })}>
+            Open password form
+          </button>
+          <button type="button" onClick={() => actor.send({ type: 'password.open', reauthenticate: true })}>
+            Open password form after an old sign-in
+          </button>
+        </>
       )}
       <PasswordForm actor={actor} />
     </>
@@ -77,7 +94,9 @@ function Harness({ actor }: { actor: Parameters<typeof PasswordForm>[0]['actor']
 const field = (screen: ViewScreen, label: string) => screen.getByLabelText(new RegExp(`^${label}`)) as HTMLInputElement;
 
 const viewEvents = {
-  'password.open': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Open password form' })),
+  'password.open': ({ screen, user, event }) =>
+    user.click(screen.getByRole('button', { name: event.reauthenticate ? 'Open password form after an old sign-in' : 'Open password form' })),
+  'password.reauthenticate': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Sign in again' })),
   'password.submit': async ({ screen, user, event }) => {
     await user.clear(field(screen, 'New password'));
     await user.type(field(screen, 'New password'), event.values.newPassword);
@@ -104,6 +123,14 @@ const viewStates = {
     expect(field(screen, 'New password').value).not.toBe('');
   },
   saving: ({ screen }) => expect((screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true),
+  reauthentication: ({ screen }) => {
+    // The step comes before the form: no password field to fill until the user has signed in again.
+    expect(screen.queryByRole('form', { name: 'Change password' })).toBeNull();
+    const step = screen.getByRole('region', { name: 'Confirm it is you' });
+    expect(step.textContent).toContain(REAUTHENTICATION_TEXT);
+    expect((screen.getByRole('button', { name: 'Sign in again' }) as HTMLButtonElement).disabled).toBe(false);
+  },
+  redirecting: ({ screen }) => expect((screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true),
 } satisfies ViewStates<typeof machine>;
 
 describeModel('password change machine', {

@@ -13,12 +13,14 @@ export interface MintOptions {
   audience?: string;
   issuer?: string;
   typ?: string;
+  /** When the user last typed their password, seconds ago. Default 0 (just signed in). */
+  authAgeSeconds?: number;
 }
 
 /**
  * Signs an access token with the platform's own key, with the same header and claims as the identity server's
  * (RS256, typ at+jwt, iss, aud, sub, given_name, family_name, email, email_verified, organization_id, connection,
- * sid, scope, client_id, jti, iat, exp); tests/api/real-sign-in.test.ts checks the claim set against a real token, so an API test can act as any user in any mode without walking the login pages.
+ * sid, scope, client_id, auth_time, jti, iat, exp); tests/api/real-sign-in.test.ts checks the claim set against a real token, so an API test can act as any user in any mode without walking the login pages.
  */
 export async function createTokenMinter(db: Database, config: PlatformConfig) {
   const { privateJwks } = await loadOrCreateSigningKeys(db);
@@ -35,6 +37,7 @@ export async function createTokenMinter(db: Database, config: PlatformConfig) {
       sid: randomUUID(),
       scope: 'openid profile email',
       client_id: config.clientId,
+      auth_time: now - (options.authAgeSeconds ?? 0),
     };
     if (options.organizationId !== undefined && options.organizationId !== null) claims.organization_id = options.organizationId;
     return new SignJWT(claims)

@@ -76,6 +76,26 @@ export async function deleteInvitation(db: Queryable, organizationId: number, id
  * Claims a pending, unexpired invitation for the user, in the caller's transaction. The conditional UPDATE is the
  * lock: of two concurrent accepts of one code, only one gets the row back.
  */
+/** The pending (not accepted, not expired) invitation with this code. */
+export async function findPendingInvitationByCode(db: Queryable, code: string): Promise<InvitationRow | undefined> {
+  const rows = await db.query<InvitationRow>(`${select} WHERE i.code = $1 AND i.accepted_at IS NULL AND i.expires_at > now()`, [code]);
+  return rows[0];
+}
+
+/** Records an invitation mail to this address; returns how many were sent to it within the last `windowSeconds`. */
+export async function countInvitationMail(db: Queryable, email: string, windowSeconds: number): Promise<number> {
+  await db.query('DELETE FROM invitation_mails WHERE sent_at < now() - make_interval(secs => $1)', [windowSeconds]);
+  const rows = await db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM invitation_mails WHERE email = lower($1) AND sent_at > now() - make_interval(secs => $2)",
+    [email, windowSeconds],
+  );
+  return rows[0].count;
+}
+
+export async function recordInvitationMail(db: Queryable, email: string): Promise<void> {
+  await db.query('INSERT INTO invitation_mails (email) VALUES (lower($1))', [email]);
+}
+
 export async function claimInvitation(db: Queryable, code: string, userId: string): Promise<InvitationRow | undefined> {
   const rows = await db.query<{ id: number; organization_id: number }>(
     `UPDATE invitations SET accepted_at = now(), accepted_by = $2

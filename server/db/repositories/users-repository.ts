@@ -77,9 +77,20 @@ export async function authenticateUser(db: Queryable, email: string, password: s
     [email],
   );
   const row = rows[0];
-  if (!row || !(await verifyPasswordHash(password, row.password_hash))) return undefined;
+  // Unknown accounts and accounts without a password cost one scrypt too, so the answer's timing does not tell
+  // which emails have an account.
+  if (!row?.password_hash) {
+    await verifyPasswordHash(password, await timingDummyHash());
+    return undefined;
+  }
+  if (!(await verifyPasswordHash(password, row.password_hash))) return undefined;
   const { password_hash: _ignored, ...user } = row;
   return user;
+}
+
+let dummyHash: Promise<string> | undefined;
+function timingDummyHash(): Promise<string> {
+  return (dummyHash ??= hashPassword(randomBytes(16).toString('base64')));
 }
 
 export async function updateUserPassword(db: Queryable, id: string, password: string): Promise<void> {

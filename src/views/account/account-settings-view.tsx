@@ -11,7 +11,7 @@ import { useCurrentUser } from '../../app/auth-context';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { passwordChangeMachine } from '../../machines/password-change/password-change.machine';
-import { refreshSessionNow } from '../../services/auth';
+import { reauthenticate, refreshSessionNow, signInTooOldForPasswordChange } from '../../services/auth';
 import { toast } from '../../services/toast-store';
 import { updatePassword } from '../../services/users';
 import { PasswordForm } from './password-form';
@@ -42,13 +42,16 @@ export function AccountSettingsView({ children }: { children?: ReactNode }) {
 
   const password = useActorRef(
     passwordChangeMachine.provide({
-      actors: { updatePassword: fromPromise(({ input }) => updatePassword(input.password)) },
+      actors: {
+        updatePassword: fromPromise(({ input }) => updatePassword(input.password)),
+        reauthenticate: fromPromise(() => reauthenticate('/account?edit=password')),
+      },
       actions: { notifyChanged: (_, p) => toast.success(p.message) },
     }),
   );
   // edit=password opens the form (reload-proof); closing it removes the parameter.
   useEffect(() => {
-    if (edit === 'password' && passwordAccount && password.getSnapshot().matches('closed')) password.send({ type: 'password.open' });
+    if (edit === 'password' && passwordAccount && password.getSnapshot().matches('closed')) password.send({ type: 'password.open', reauthenticate: signInTooOldForPasswordChange() });
     if (edit !== 'password' && !password.getSnapshot().matches('closed') && !password.getSnapshot().matches('saving')) password.send({ type: 'password.cancel' });
   }, [edit, passwordAccount, password]);
   useEffect(() => {

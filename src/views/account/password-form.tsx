@@ -7,7 +7,7 @@ import { css } from 'styled-system/css';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/field';
-import type { PasswordChangeMachine } from '../../machines/password-change/password-change.machine';
+import { REAUTHENTICATION_TEXT, type PasswordChangeMachine } from '../../machines/password-change/password-change.machine';
 
 export const PASSWORD_RULES_HELP = 'At least 8 characters, with a lower case letter, an upper case letter, a number and one of !@#$%^&*.';
 
@@ -17,6 +17,24 @@ export function PasswordForm({ actor }: { actor: ActorRefFrom<PasswordChangeMach
   const [newPasswordVerification, setNewPasswordVerification] = useState('');
   const saving = state.matches('saving');
   if (state.matches('closed')) return null;
+  if (state.matches('reauthentication') || state.matches('redirecting')) {
+    const redirecting = state.matches('redirecting');
+    // A step of its own before the form: the login page again, then back here with the form open.
+    return (
+      <section aria-label="Confirm it is you" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+        <Alert status="info">{REAUTHENTICATION_TEXT}</Alert>
+        {state.context.error && <Alert status="error">{state.context.error}</Alert>}
+        <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3' })}>
+          <Button type="button" variant="outline" disabled={redirecting} onClick={() => actor.send({ type: 'password.cancel' })}>
+            Cancel
+          </Button>
+          <Button type="button" autoFocus loading={redirecting} onClick={() => actor.send({ type: 'password.reauthenticate' })}>
+            Sign in again
+          </Button>
+        </div>
+      </section>
+    );
+  }
   const errors = state.context.errors;
   return (
     <form

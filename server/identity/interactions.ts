@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { PlatformConfig } from '../config';
+import type { Database } from '../db/database';
+import type { Mailer } from '../adapters/mail/mailer';
+import { authenticateUser, createUser, findUserByEmail, type UserRow } from '../db/repositories/users-repository';
+import { sendVerificationEmail } from './email-verification';
+import { readForm, sendHtml, sendText } from './http-responses';
+import { loginPage, messagePage, registrationPage, type PageContext, type RegistrationErrors, type RegistrationValues } from './pages';
+import { passwordProblems } from './password-rules';
+import { clientAddress, waitMessage, type SignInProtection } from './brute-force';
+
+// The provider's interactions: the login page and its form post, the registration page and its form post.
+
+export interface InteractionDependencies {
+  db: Database;
+  config: PlatformConfig;
+  mailer: Mailer;
+  provider: Provider;
+  pageContext: PageContext;
+  signInProtection: SignInProtection;
+}
+
+export function createInteractionHandler(deps: InteractionDependencies) {
+  const { db, config, mailer, provider, pageContext, signInProtection } = deps;
+  const behindProxy = config.publicUrl.startsWith('https:');
+  const realmPath = pageContext.realmPath;
+
+  return async function handleInteraction(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
+    let details;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      return sendHtml(res, 400, messagePage(pageContext, {
+        title: 'Sign-in expired',
+        message: 'This sign-in page has expired. Please start again from the console.',
+        link: { href: pageContext.consoleUrl, label: 'Back to the console' },
+        tone: 'error',
+      }));
+    }
+    const uid: string = details.uid;
+    const base = `${realmPath}/interaction/${uid}`;
+    const params = details.params as Record<string, string | undefined>;
+
+    if (details.prompt.name === 'consent') {
+      // Never reached while loadExistingGrant creates the grant; kept so a changed policy cannot strand a user.
+      const grant = new provider.Grant({ accountId: details.session.accountId, clientId: params.client_id });
+      grant.addOIDCScope('openid profile email');
+      grant.addResourceScope(config.apiAudience, 'openid profile email');
+      const grantId = await grant.save();
+      return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    }
+
+    const loginForm = (options: { email?: string; error?: string }) =>
+      sendHtml(res, 200, loginPage(pageContext, { action: `${base}/login`, registerUrl: `${base}/register`, ...options }));
+    const registrationForm = (options: { values: RegistrationValues; errors?: RegistrationErrors }) =>
+      sendHtml(res, 200, registrationPage(pageContext, { action: `${base}/register`, loginUrl: base, ...options }));
+
+    if (req.method === 'GET') {
+      if (action === '/register' || (action === '' && params.screen_hint === 'signup')) {
+        return registrationForm({ values: { firstName: '', lastName: '', email: params.login_hint ?? '' } });
+      }
+      return loginForm({ email: params.login_hint });
+    }
+    if (req.method !== 'POST') return sendText(res, 405, 'Method not allowed');
+    const form = await readForm(req);
+
+    if (action === '/login') {
+      const email = (form.get('email') ?? '').trim();
+      const password = form.get('password') ?? '';
+      // 200 like Keycloak: the page is the answer, and browsers would log a 4xx document as a console error.
+      if (!email || !password) return loginForm({ email, error: 'Invalid email or password.' });
+      const gate = await signInProtection.attempt(email, clientAddress(req, behindProxy));
+      // While a wait applies the password is not even checked, so guessing during it learns nothing.
+      if (!gate.allowed) return loginForm({ email, error: waitMessage(gate.waitSeconds) });
+      const user = await authenticateUser(db, email, password);
+      if (!user) {
+        const wait = await gate.failed();
+        return loginForm({ email, error: wait > 0 ? waitMessage(wait) : 'Invalid email or password.' });
+      }
+      await gate.succeeded();
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: user.id, amr: ['pwd'], remember: true } },
+        { mergeWithLastSubmission: false },
+      );
+    }
+
+    if (action === '/register') {
+      const values = {
+        firstName: (form.get('firstName') ?? '').trim(),
+        lastName: (form.get('lastName') ?? '').trim(),
+        email: (form.get('email') ?? '').trim(),
+      };
+      const password = form.get('password') ?? '';
+      const passwordConfirm = form.get('passwordConfirm') ?? '';
+      const errors: RegistrationErrors = {};
+      if (!values.firstName) errors.firstName = ['Please enter your first name.'];
+      if (!values.lastName) errors.lastName = ['Please enter your last name.'];
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = ['Please enter a valid email address.'];
+      else if (await findUserByEmail(db, values.email)) errors.email = ['An account with this email address already exists.'];
+      const problems = passwordProblems(password);
+      if (problems.length) errors.password = problems;
+      if (!passwordConfirm || password !== passwordConfirm) errors.passwordConfirm = ['The passwords do not match.'];
+      if (Object.keys(errors).length) return registrationForm({ values, errors });
+
+      let user: UserRow;
+      try {
+        user = await createUser(db, { email: values.email, password, givenName: values.firstName, familyName: values.lastName });
+      } catch {
+        // The unique index caught a registration that raced this one.
+        return registrationForm({ values, errors: { email: ['An account with this email address already exists.'] } });
+      }
+      await sendVerificationEmail({ db, mailer, config }, user);
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: user.id, amr: ['pwd'], remember: true } },
+        { mergeWithLastSubmission: false },
+      );
+    }
+    return sendText(res, 404, 'Not found');
+  };
+}
