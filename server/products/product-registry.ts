@@ -2,6 +2,7 @@ import { createLoggenBackend } from './loggen/loggen-backend';
 import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 import { qrynProductFactory } from './qryn/qryn-backend';
+import { hepicProductFactory } from './hepic/hepic-backend';
 
 // Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
 // product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
@@ -11,6 +12,7 @@ export const PRODUCT_FACTORIES: ProductFactory[] = [
   clickhouseFactory,
   qrynProductFactory,
   createLoggenBackend,
+  hepicProductFactory,
 ];
 
 export interface ProductRegistry {
@@ -21,9 +23,10 @@ export interface ProductRegistry {
 }
 
 export function createProductRegistry(platform: ProductPlatform, factories: readonly ProductFactory[] = PRODUCT_FACTORIES): ProductRegistry {
-  const backends = factories.map((factory) => factory(platform));
+  let registry: ProductRegistry | undefined;
+  const backends = factories.map((factory) => factory({ ...platform, products: () => registry! }));
   const bySlug = new Map(backends.map((backend) => [backend.slug, backend]));
-  return {
+  registry = {
     get: (slug) => bySlug.get(slug),
     all: () => [...backends],
     async start() {
@@ -36,6 +39,7 @@ export function createProductRegistry(platform: ProductPlatform, factories: read
       }
     },
   };
+  return registry;
 }
 
 /** No product back ends (API tests that exercise only the account area). */
