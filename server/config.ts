@@ -19,6 +19,8 @@ export interface PlatformConfig {
   mailFrom: string;
   devPages: boolean;
   staticDir: string;
+  /** Hepic's HEP endpoint (UDP and TCP): HEP_PORT, default 9060 (HEP's usual port); 0 lets the system choose (tests). */
+  hepPort?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -44,5 +46,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     mailFrom: env.MAIL_FROM ?? 'Observability Console <no-reply@localhost>',
     devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production',
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
+    hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
   };
 }

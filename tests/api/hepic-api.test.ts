@@ -95,9 +95,9 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     const config = Schema.decodeUnknownSync(HepicConfig)((await api.request('GET', 'integrations/hepic/config', { token: owner, query: q() })).body);
     expect(config).toMatchObject({ price_id: 'hepic-starter', clickhouse_cluster_id: 'shared-local', auto_add: false, ingress_url: body.items[0].value });
     expect(config.api_key).toMatch(/^hep_/);
-    // The one who enabled it is its first admin; nobody else is listed, so others cannot read it.
+    // The one who enabled it is its superadmin; nobody else is listed, so others cannot read it.
     const users = Schema.decodeUnknownSync(HepicUserList)((await api.request('GET', 'integrations/hepic/users', { token: owner, query: q() })).body);
-    expect(users.map((u) => [u.email, u.group])).toEqual([['demo@example.com', 'admin']]);
+    expect(users.map((u) => [u.email, u.group])).toEqual([['demo@example.com', 'superadmin']]);
     expect((await api.request('GET', 'integrations/hepic/config', { token: dev, query: q() })).status).toBe(403);
     // Project deletion is refused while Hepic is active.
     const deletion = await api.request('DELETE', 'projects', { token: owner, query: { project_id: productionId } });
@@ -230,11 +230,9 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     const self = await api.request('DELETE', 'integrations/hepic/users', { token: owner, query: q({ user_id: demoUser.id }) });
     expect(self.status).toBe(422);
     expect(self.body.details.user_id).toEqual([CANNOT_REMOVE_SELF_MESSAGE]);
-    // A superadmin is shown and locked.
-    await api.db.query("UPDATE integration_users SET role = 'superadmin' WHERE user_id = $1", [demoUser.id]);
+    // The superadmin (who enabled it) is locked.
     expect((await api.request('PATCH', 'integrations/hepic/users/role', { token: dev, query: q(), body: { users: [{ user_id: demoUser.id, group: 'user' }], has_confirmed: true } })).status).toBe(422);
     expect((await api.request('DELETE', 'integrations/hepic/users', { token: dev, query: q({ user_id: demoUser.id }) })).status).toBe(422);
-    await api.db.query("UPDATE integration_users SET role = 'admin' WHERE user_id = $1", [demoUser.id]);
 
     const removed = await api.request('DELETE', 'integrations/hepic/users', { token: owner, query: q({ user_id: devUser.id }) });
     expect(removed.body.message).toBe(USER_DELETED_MESSAGE);

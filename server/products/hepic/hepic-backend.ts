@@ -36,12 +36,6 @@ export interface HepicBackend extends ProductBackend {
 
 export const newIngestToken = () => `hep_${randomBytes(18).toString('base64url')}`;
 
-/** HEP_PORT (default 9060, HEP's registered port; 0 lets the system choose, as the tests do). */
-function configuredPort(env: NodeJS.ProcessEnv = process.env): number {
-  if (env.HEP_PORT !== undefined && env.HEP_PORT !== '') return Number(env.HEP_PORT);
-  return env.NODE_ENV === 'test' || process.env.VITEST ? 0 : 9060;
-}
-
 export class StorageUnavailableError extends Error {}
 
 export function createHepicBackend(platform: ProductPlatform, options: { port?: number } = {}): HepicBackend {
@@ -81,7 +75,7 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
     slug: HEPIC_PRODUCT.slug,
     resolver,
     listener: () => listener,
-    hepEndpoint: () => `${publicHost}:${listener?.port ?? configuredPort()}`,
+    hepEndpoint: () => `${publicHost}:${listener?.port ?? platform.config.hepPort ?? 9060}`,
     applicationUrl: (instance) => `${platform.config.publicUrl}/hepic/${instance.subdomain_prefix}/`,
     storageOf,
     runRotation,
@@ -114,6 +108,9 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         api_key: newIngestToken(),
         subdomain_prefix: `hepic-${id}`,
       });
+      // The one who enables Hepic is its superadmin: listed (the card is theirs), shown and locked on the Config page.
+      // The app's users are the admins and users set there; until one exists, Launch is disabled (docs/hepic.md).
+      await tx.query("UPDATE integration_users SET role = 'superadmin' WHERE integration_id = $1 AND user_id = $2", [request.integrationId, request.userId]);
       // One database and one table: tens of milliseconds, done here so that packets are stored as soon as the
       // answer arrives (a failure of the surrounding transaction leaves an empty database, see docs/hepic.md).
       try {
@@ -143,7 +140,7 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
     },
 
     async start() {
-      const port = options.port ?? configuredPort();
+      const port = options.port ?? platform.config.hepPort ?? 9060;
       // Port 0: TCP takes a free port and UDP binds the same number; another program may hold that UDP port, so a
       // few tries are made.
       for (let attempt = 1; !listener; attempt++) {

@@ -20,6 +20,7 @@ import { HepicConfigPage } from './hepic-config';
 import { useHepicConfig, useHepicStatistics, useHepicUsers } from './use-hepic';
 
 export const HEPIC_DOCS_URL = 'https://github.com/sipcapture/homer/wiki';
+const hepicBase = (projectSlug: string) => `/${projectSlug}/stack/hepic`;
 
 export function HepicArea() {
   const { currentProject, readOnly } = useShellData();
@@ -33,13 +34,15 @@ export function HepicArea() {
       </Alert>
     );
   }
+  // Absolute links: relative ones would resolve against the splat of this area's route.
+  const base = hepicBase(currentProject!.slug);
   const tabs = readOnly
-    ? [{ to: '.', label: 'Overview', end: true }]
+    ? [{ to: base, label: 'Overview', end: true }]
     : [
-        { to: '.', label: 'Overview', end: true },
-        { to: 'data-ingestion/agents--heplify', label: 'Data Ingestion', end: false },
-        { to: 'auth', label: 'Auth', end: false },
-        { to: 'config', label: 'Config', end: false },
+        { to: base, label: 'Overview', end: true },
+        { to: `${base}/data-ingestion/agents--heplify`, label: 'Data Ingestion', end: false },
+        { to: `${base}/auth`, label: 'Auth', end: false },
+        { to: `${base}/config`, label: 'Config', end: false },
       ];
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '5' })}>
@@ -58,21 +61,22 @@ export function HepicArea() {
         </ul>
       </nav>
       <Routes>
-        <Route index element={<HepicOverview config={config.data} readOnly={readOnly} />} />
-        {!readOnly && <Route path="data-ingestion/:method" element={<HepicDataIngestion config={config.data} />} />}
-        {!readOnly && <Route path="data-ingestion" element={<Navigate to="agents--heplify" replace />} />}
+        <Route index element={<HepicOverview config={config.data} readOnly={readOnly} base={base} />} />
+        {!readOnly && <Route path="data-ingestion/:method" element={<HepicDataIngestion config={config.data} base={base} />} />}
+        {!readOnly && <Route path="data-ingestion" element={<Navigate to={`${base}/data-ingestion/agents--heplify`} replace />} />}
         {!readOnly && <Route path="auth" element={<HepicAuthPage projectId={projectId} />} />}
         {!readOnly && <Route path="config" element={<HepicConfigPage projectId={projectId} config={config.data} />} />}
-        <Route path="*" element={<Navigate to="." replace />} />
+        <Route path="*" element={<Navigate to={base} replace />} />
       </Routes>
     </div>
   );
 }
 
-function HepicOverview({ config, readOnly }: { config: HepicConfigData; readOnly: boolean }) {
+function HepicOverview({ config, readOnly, base }: { config: HepicConfigData; readOnly: boolean; base: string }) {
   const statistics = useHepicStatistics(config.projectId);
   const users = useHepicUsers(config.projectId, !readOnly);
-  const noUsers = users.isSuccess && users.data.length === 0;
+  // The app's users are the admins and users set on the Config page; the superadmin (who enabled it) is not one.
+  const noUsers = users.isSuccess && users.data.every((u) => u.group === 'superadmin');
   return (
     <div className={css({ display: 'grid', gap: '5', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
       <Card title="Statistics">
@@ -94,8 +98,8 @@ function HepicOverview({ config, readOnly }: { config: HepicConfigData; readOnly
                 Launch hepic
               </a>
             )}
-            <Link to="data-ingestion/agents--heplify">Data ingestion</Link>
-            <Link to="config">Config</Link>
+            <Link to={`${base}/data-ingestion/agents--heplify`}>Data ingestion</Link>
+            <Link to={`${base}/config`}>Config</Link>
             <a href={HEPIC_DOCS_URL} target="_blank" rel="noreferrer">
               Hepic documentation
             </a>
@@ -138,7 +142,7 @@ function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
   );
 }
 
-function HepicDataIngestion({ config }: { config: HepicConfigData }) {
+function HepicDataIngestion({ config, base }: { config: HepicConfigData; base: string }) {
   const method = agentOfPath(useParams().method);
   const token = config.apiKey ?? '';
   const examples = agentExamples(config.ingressUrl, token);
@@ -159,7 +163,7 @@ function HepicDataIngestion({ config }: { config: HepicConfigData }) {
         <ul className={css({ display: 'flex', gap: '4', listStyle: 'none', p: 0 })}>
           {examples.map((e) => (
             <li key={e.agent}>
-              <NavLink to={`../data-ingestion/agents--${e.agent}`}>{e.title}</NavLink>
+              <NavLink to={`${base}/data-ingestion/agents--${e.agent}`}>{e.title}</NavLink>
             </li>
           ))}
         </ul>

@@ -10,7 +10,8 @@ export const hepicKey = (projectId: number, ...rest: string[]) => ['hepic', proj
 
 export const useHepicConfig = (projectId: number) => useQuery({ queryKey: hepicKey(projectId, 'config'), queryFn: () => getHepicConfig(projectId), staleTime: STALE_MS, retry: false });
 export const useHepicStatistics = (projectId: number) =>
-  useQuery({ queryKey: hepicKey(projectId, 'statistics'), queryFn: () => getHepicStatistics(projectId), staleTime: STALE_MS, retry: false });
+  // Packets keep arriving while the Overview is open: it reads the statistics again when they become stale.
+  useQuery({ queryKey: hepicKey(projectId, 'statistics'), queryFn: () => getHepicStatistics(projectId), staleTime: STALE_MS, refetchInterval: STALE_MS, retry: false });
 export const useHepicTokens = (projectId: number, enabled = true) =>
   useQuery({ queryKey: hepicKey(projectId, 'tokens'), queryFn: () => listHepicTokens(projectId), staleTime: STALE_MS, retry: false, enabled });
 export const useHepicUsers = (projectId: number, enabled = true) =>
