@@ -307,16 +307,22 @@ const ROWS: Row[] = [
 ];
 
 function hepicRows(): Row[] {
-  let ready: Promise<number> | undefined;
+  // One per harness (the rows are shared by the PGlite and the PostgreSQL run).
+  const ready = new WeakMap<ApiHarness, Promise<number>>();
   /** Acme Staging with Hepic, enabled once per harness. */
-  const staging = (f: Fixture) =>
-    (ready ??= (async () => {
+  const staging = (f: Fixture) => {
+    const existing = ready.get(f.api);
+    if (existing) return existing;
+    const enabling = (async () => {
       const projectId = (await f.api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
       const { instance } = await enableHepic(f.api, projectId, (await f.api.user('demo@example.com')).id, f.acmeId);
       const listed = [await f.api.user('dev@example.com'), await f.api.user('viewer@example.com')];
       await addUsers(f.api.db, instance.integration_id, listed.map((u) => ({ userId: u.id, group: 'user' })));
       return projectId;
-    })());
+    })();
+    ready.set(f.api, enabling);
+    return enabling;
+  };
   const project = async (f: Fixture) => ({ project_id: await staging(f) });
   /** A fresh member of the project, listed in Hepic when `listed`. */
   const freshProjectUser = async (f: Fixture, listed: boolean) => {

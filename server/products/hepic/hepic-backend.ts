@@ -4,6 +4,7 @@ import { decodeInput } from '../../../contract/common';
 import { HepicEnableBody, SELECT_PRICING_PLAN_MESSAGE, SELECT_STORAGE_MESSAGE } from '../../../contract/stack';
 import { ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
+import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
 import { startHepListener, type HepListener } from './hep-listener';
 import { findPlan } from './hepic-plans';
@@ -179,15 +180,13 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         await dropInstanceSchema(storage.client, payload.database);
         return { dropped: payload.database };
       });
-      platform.jobs.register(ROTATION_JOB, async () => {
-        const dropped = await runRotation();
-        await platform.jobs.enqueue(platform.db, ROTATION_JOB, { subject: ROTATION_SUBJECT, delayMs: ROTATION_INTERVAL_MS });
-        return { dropped };
+      await scheduleRecurringJob(platform.jobs, platform.db, {
+        kind: ROTATION_JOB,
+        subject: ROTATION_SUBJECT,
+        intervalMs: ROTATION_INTERVAL_MS,
+        firstDelayMs: 60_000,
+        run: async () => ({ dropped: await runRotation() }),
       });
-      const latest = await platform.jobs.latest(ROTATION_SUBJECT, ROTATION_JOB);
-      if (!latest || (latest.status !== 'queued' && latest.status !== 'running')) {
-        await platform.jobs.enqueue(platform.db, ROTATION_JOB, { subject: ROTATION_SUBJECT, delayMs: 60_000 });
-      }
     },
 
     async close() {
