@@ -85,4 +85,17 @@ describe('HEP listener under fuzzed input', () => {
     await listener.flush();
     expect(callIds()).not.toContain('scoped-late');
   });
+
+  it('close() frees the UDP and TCP port (nothing the platform opened outlives it)', async () => {
+    const port = listener.port;
+    await listener.close();
+    const { createServer } = await import('node:net');
+    const { createSocket } = await import('node:dgram');
+    const tcp = createServer();
+    await new Promise<void>((resolve, reject) => tcp.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    const udp = createSocket('udp4');
+    await new Promise<void>((resolve, reject) => udp.once('error', reject).bind(port, '127.0.0.1', () => resolve()));
+    udp.close();
+  });
 });
