@@ -8,13 +8,26 @@ import { hepPacket, sendTcp, sendUdp, sipInvite, sipResponse } from '../tests/su
 import { enterAcme } from './acme-session';
 import { asRole, expect, test } from './fixtures';
 
-async function openAcmeStaging(page: Page) {
+const PROJECT = 'Hepic Lab';
+
+/**
+ * A project of its own in Acme (so the other specs' projects keep their products), with dev@ in its team: the owner
+ * creates it through the API the console uses, then opens its stack page.
+ */
+async function openHepicLab(page: Page, create: boolean) {
   const session = await enterAcme(page);
-  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
-  await sidebar.getByRole('link', { name: 'Projects', exact: true }).click();
-  await page.getByRole('link', { name: /Acme Staging/ }).first().click();
+  const projects = (await (await session.api('GET', 'projects/')).json()) as { id: number; name: string; slug: string }[];
+  let project = projects.find((p) => p.name === PROJECT);
+  if (!project && create) {
+    const created = (await (await session.api('POST', 'projects/', { name: PROJECT })).json()) as { id: number; slug: string };
+    const members = (await (await session.api('GET', 'organizations/users')).json()) as { id: string; email: string }[];
+    const dev = members.find((m) => m.email === 'dev@example.com')!;
+    expect((await session.api('POST', `projects/users?project_id=${created.id}`, { user_id: dev.id, project_id: created.id })).ok()).toBe(true);
+    project = { id: created.id, name: PROJECT, slug: created.slug };
+  }
+  await page.goto(`/${project!.slug}/stack`);
   await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
-  return session;
+  return { session, projectId: project!.id };
 }
 
 const hepicNav = (page: Page) => page.getByRole('navigation', { name: 'Hepic' });
@@ -25,7 +38,7 @@ test.describe.serial('Hepic', () => {
 
     test('enable with a plan, users and the role confirm, a scoped token, packets move the statistics', async ({ page }) => {
       test.setTimeout(120_000);
-      await openAcmeStaging(page);
+      await openHepicLab(page, true);
       await page.getByRole('link', { name: 'Add a product' }).click();
       await page.getByRole('button', { name: 'Add Hepic to this project' }).click();
       const form = page.getByRole('form', { name: 'Configure Hepic' });
@@ -111,8 +124,7 @@ test.describe.serial('Hepic', () => {
     test.use(asRole('member'));
 
     test('sees the users without controls; the server refuses the changes', async ({ page }) => {
-      const session = await openAcmeStaging(page);
-      const projectId = Number(new URL(page.url()).pathname.split('/')[1].split('-').at(-1));
+      const { session, projectId } = await openHepicLab(page, false);
       await page.getByRole('link', { name: /Hepic/ }).first().click();
       await hepicNav(page).getByRole('link', { name: 'Config' }).click();
       await expect(page.getByRole('cell', { name: 'dev@example.com' })).toBeVisible();
