@@ -33,6 +33,8 @@ export interface PlatformConfig {
   reauthenticationMaxAgeSeconds: number;
   /** Brute-force protection of the login form (docs/security.md). */
   signInProtection: { account: FailurePolicy; address: FailurePolicy };
+  /** Hepic's HEP endpoint (UDP and TCP): HEP_PORT, default 9060 (HEP's usual port); 0 lets the system choose (tests). */
+  hepPort?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
     signInProtection: signInProtectionFrom(env),
     reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
+    hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ServiceRegistry } from '../api/service-status';
 import type { ApiRouter } from '../api/api-context';
 import type { ApiContext } from '../api/api-context';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProductRegistry } from './product-registry';
 
 // The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
 // a product's internals: it calls these methods. Each product lives in server/products/<slug>/ and exports one
@@ -19,6 +20,8 @@ export interface ProductPlatform {
   jobs: JobQueue;
   services: ServiceRegistry;
   log: (message: string) => void;
+  /** The other products of this installation (a product that stores on another: Hepic on ClickHouse clusters). */
+  products?: () => ProductRegistry;
 }
 
 export interface EnableRequest {

@@ -3,6 +3,7 @@ import type { ProductBackend, ProductFactory, ProductPlatform } from './product-
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 import { qrynProductFactory } from './qryn/qryn-backend';
 import { grafanaProductFactory } from './grafana/grafana-backend';
+import { hepicProductFactory } from './hepic/hepic-backend';
 
 // Every product back end of this installation. A product adds its factory to PRODUCT_FACTORIES (one line); a
 // product without one has no back end here, which the stack reports as "couldn't be enabled" and system status as
@@ -13,6 +14,7 @@ export const PRODUCT_FACTORIES: ProductFactory[] = [
   qrynProductFactory,
   createLoggenBackend,
   grafanaProductFactory,
+  hepicProductFactory,
 ];
 
 export interface ProductRegistry {
@@ -23,9 +25,10 @@ export interface ProductRegistry {
 }
 
 export function createProductRegistry(platform: ProductPlatform, factories: readonly ProductFactory[] = PRODUCT_FACTORIES): ProductRegistry {
-  const backends = factories.map((factory) => factory(platform));
+  let registry: ProductRegistry | undefined;
+  const backends = factories.map((factory) => factory({ ...platform, products: () => registry! }));
   const bySlug = new Map(backends.map((backend) => [backend.slug, backend]));
-  return {
+  registry = {
     get: (slug) => bySlug.get(slug),
     all: () => [...backends],
     async start() {
@@ -38,6 +41,7 @@ export function createProductRegistry(platform: ProductPlatform, factories: read
       }
     },
   };
+  return registry;
 }
 
 /** No product back ends (API tests that exercise only the account area). */

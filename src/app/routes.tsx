@@ -4,7 +4,7 @@
 // that exports the named component. Links to an area (sidebar, menus) show only when hasArea(id) is true, so an
 // area that is not registered never leads to a blank page. See docs/console.md.
 import { createElement, type ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import type { ActionFunction, RouteObject } from 'react-router';
 import type { ProductSlug } from '../../contract/products';
 
 export type AreaId =
@@ -37,6 +37,8 @@ export interface AreaRoute {
   /** Path without a leading slash; may end with '/*' for areas with their own nested routes. */
   path: string;
   load: () => Promise<ComponentType>;
+  /** The route action its forms post intents to (Hepic's /{projectSlug}/stack/hepic). */
+  action?: () => Promise<ActionFunction>;
 }
 
 const view =
@@ -65,6 +67,13 @@ export const AREAS: AreaRoute[] = [
   { id: 'billing', scope: 'both', path: 'billing', load: view(() => import('../views/billing/billing-settings-view'), 'BillingSettingsView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
   { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', 'Clusters', () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  {
+    id: 'hepic',
+    scope: 'project',
+    path: 'stack/hepic/*',
+    load: productArea('hepic', 'Overview', () => import('../views/stack/hepic/hepic-area'), 'HepicArea'),
+    action: async () => (await import('../views/stack/hepic/hepic-actions')).hepicAction,
+  },
   { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
   // qryn wraps itself in the stack's guard: its document title follows the page shown (Overview, Auth Tokens …).
   { id: 'qryn', scope: 'project', path: 'stack/qryn/*', load: view(() => import('../views/stack/qryn/qryn-area'), 'QrynArea') },
@@ -82,7 +91,10 @@ export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolea
 export function toRouteObject(area: AreaRoute): RouteObject {
   return {
     path: area.path,
-    lazy: async () => ({ Component: await area.load() }),
+    lazy: async () => {
+      const [Component, action] = await Promise.all([area.load(), area.action?.()]);
+      return action ? { Component, action } : { Component };
+    },
   };
 }
 

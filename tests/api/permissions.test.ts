@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
-import { createProject } from '../../server/db/repositories/projects-repository';
+import { addProjectUser, createProject } from '../../server/db/repositories/projects-repository';
 import { addMember, createOrganization } from '../../server/db/repositories/organizations-repository';
 import { createInvitation } from '../../server/db/repositories/invitations-repository';
 import { createUser } from '../../server/db/repositories/users-repository';
@@ -12,6 +12,8 @@ import { insertCluster } from '../../server/db/repositories/clickhouse-repositor
 import { findInstanceOfProject, insertToken } from '../../server/products/qryn/qryn-repository';
 import { enableQryn } from '../support/qryn';
 import { insertDatasource } from '../../server/products/grafana/grafana-repository';
+import { enableHepic } from '../support/hepic';
+import { addUsers, findInstanceOfProject as findHepicInstance } from '../../server/products/hepic/hepic-repository';
 
 // Who may call what: one row per call, one expected status per role. Destructive calls get a fresh target per
 // role, so every cell is judged on its own.
@@ -314,6 +316,9 @@ const ROWS: Row[] = [
   // Grafana (Acme Production has it): reads for every member who sees the project, read-only included; the
   // provisioning files (they carry credentials) and every change need write access; users only in organization mode.
   ...grafanaRows(),
+  // Hepic (enabled on Acme Staging by demo@, its admin; dev@ and viewer@ are listed as users): reads for listed
+  // people, tokens for listed people with write access, user management and switches for Hepic admins only.
+  ...hepicRows(),
 ];
 
 function grafanaRows(): Row[] {
@@ -364,6 +369,66 @@ function grafanaRows(): Row[] {
     },
     { call: 'POST integrations/grafana/users', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/users', body: await dev(f) }), expected: all(401, 403, 201, 201, 403, 403) },
     { call: 'POST integrations/grafana/auto-add', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/auto-add', query: project(f), body: { enabled: false } }), expected: write },
+
+function hepicRows(): Row[] {
+  // One per harness (the rows are shared by the PGlite and the PostgreSQL run).
+  const ready = new WeakMap<ApiHarness, Promise<number>>();
+  /** Acme Staging with Hepic, enabled once per harness. */
+  const staging = (f: Fixture) => {
+    const existing = ready.get(f.api);
+    if (existing) return existing;
+    const enabling = (async () => {
+      const projectId = (await f.api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
+      const { instance } = await enableHepic(f.api, projectId, (await f.api.user('demo@example.com')).id, f.acmeId);
+      const listed = [await f.api.user('dev@example.com'), await f.api.user('viewer@example.com')];
+      await addUsers(f.api.db, instance.integration_id, listed.map((u) => ({ userId: u.id, group: 'user' })));
+      return projectId;
+    })();
+    ready.set(f.api, enabling);
+    return enabling;
+  };
+  const project = async (f: Fixture) => ({ project_id: await staging(f) });
+  /** A fresh member of the project, listed in Hepic when `listed`. */
+  const freshProjectUser = async (f: Fixture, listed: boolean) => {
+    const projectId = await staging(f);
+    const user = await createUser(f.api.db, { email: `hepic${++counter}@example.com`, givenName: 'H', familyName: String(counter), emailVerified: true });
+    await addMember(f.api.db, { organizationId: f.acmeId, userId: user.id, readOnly: false, projectIds: [] });
+    await addProjectUser(f.api.db, projectId, user.id);
+    if (listed) await addUsers(f.api.db, (await findHepicInstance(f.api.db, projectId))!.integration_id, [{ userId: user.id, group: 'user' }]);
+    return user.id;
+  };
+  const listedRead = all(401, 404, 200, 200, 200, 403);
+  const adminOnly = (ok: number) => all(401, 404, ok, 403, 403, 403);
+  return [
+    { call: 'GET integrations/hepic/plans', request: async () => ({ method: 'GET', path: 'integrations/hepic/plans' }), expected: all(401, 200, 200, 200, 200, 200) },
+    { call: 'GET integrations/hepic/cloud/resources', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/cloud/resources', query: await project(f) }), expected: listedRead },
+    { call: 'GET integrations/hepic/config', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/config', query: await project(f) }), expected: listedRead },
+    { call: 'GET integrations/hepic/statistics', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/statistics', query: await project(f) }), expected: listedRead },
+    { call: 'GET integrations/hepic/users', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/users', query: await project(f) }), expected: listedRead },
+    { call: 'GET integrations/hepic/users/candidates', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/users/candidates', query: await project(f) }), expected: listedRead },
+    { call: 'GET integrations/hepic/tokens', request: async (f) => ({ method: 'GET', path: 'integrations/hepic/tokens', query: { ...(await project(f)), active: 'true' } }), expected: all(401, 404, 200, 200, 403, 403) },
+    {
+      call: 'POST integrations/hepic/tokens',
+      request: async (f) => ({ method: 'POST', path: 'integrations/hepic/tokens', query: await project(f), body: { name: 'matrix', scope: 'read', ttl_days: 1 } }),
+      expected: all(401, 404, 201, 201, 403, 403),
+    },
+    {
+      call: 'POST integrations/hepic/users',
+      request: async (f) => ({ method: 'POST', path: 'integrations/hepic/users', query: await project(f), body: { users: [{ user_id: await freshProjectUser(f, false), group: 'user' }] } }),
+      expected: adminOnly(201),
+    },
+    {
+      call: 'DELETE integrations/hepic/users',
+      request: async (f) => ({ method: 'DELETE', path: 'integrations/hepic/users', query: { ...(await project(f)), user_id: await freshProjectUser(f, true) } }),
+      expected: adminOnly(200),
+    },
+    {
+      call: 'PATCH integrations/hepic/users/role',
+      request: async (f) => ({ method: 'PATCH', path: 'integrations/hepic/users/role', query: await project(f), body: { users: [{ user_id: await freshProjectUser(f, true), group: 'admin' }], has_confirmed: true } }),
+      expected: adminOnly(200),
+    },
+    { call: 'POST integrations/hepic/auto-add', request: async (f) => ({ method: 'POST', path: 'integrations/hepic/auto-add', query: await project(f), body: { enabled: false } }), expected: adminOnly(200) },
+    { call: 'PATCH integrations/hepic/metric', request: async (f) => ({ method: 'PATCH', path: 'integrations/hepic/metric', query: await project(f), body: { enabled: true } }), expected: adminOnly(200) },
   ];
 }
 

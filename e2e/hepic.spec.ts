@@ -1,0 +1,144 @@
+// Hepic in the browser against the running platform: the owner enables it with a plan, sees Launch disabled with its
+// tooltip, adds dev@ as a user, changes dev@'s role through the 'Update user role' modal (cancel once: the previous
+// role returns; confirm once), creates a scoped token, sends HEP v3 packets with SIP over UDP and TCP to the HEP
+// Endpoint shown, and sees the Overview statistics count them. dev@ (not an admin) then sees no add/remove/role
+// controls and the server refuses those changes from them.
+import type { Page } from '@playwright/test';
+import { hepPacket, sendTcp, sendUdp, sipInvite, sipResponse } from '../tests/support/hepic';
+import { enterAcme } from './acme-session';
+import { asRole, expect, test } from './fixtures';
+
+const PROJECT = 'Hepic Lab';
+
+/**
+ * A project of its own in Acme (so the other specs' projects keep their products), with dev@ in its team: the owner
+ * creates it through the API the console uses, then opens its stack page.
+ */
+async function openHepicLab(page: Page, create: boolean) {
+  const session = await enterAcme(page);
+  const projects = (await (await session.api('GET', 'projects/')).json()) as { id: number; name: string; slug: string }[];
+  let project = projects.find((p) => p.name === PROJECT);
+  if (!project && create) {
+    const created = (await (await session.api('POST', 'projects/', { name: PROJECT })).json()) as { id: number; slug: string };
+    const members = (await (await session.api('GET', 'organizations/users')).json()) as { id: string; email: string }[];
+    const dev = members.find((m) => m.email === 'dev@example.com')!;
+    expect((await session.api('POST', `projects/users?project_id=${created.id}`, { user_id: dev.id, project_id: created.id })).ok()).toBe(true);
+    project = { id: created.id, name: PROJECT, slug: created.slug };
+  }
+  await page.goto(`/${project!.slug}/stack`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Stack' })).toBeVisible();
+  return { session, projectId: project!.id };
+}
+
+const hepicNav = (page: Page) => page.getByRole('navigation', { name: 'Hepic' });
+
+test.describe.serial('Hepic', () => {
+  test.describe('as the owner', () => {
+    test.use(asRole('owner'));
+
+    test('enable with a plan, users and the role confirm, a scoped token, packets move the statistics', async ({ page }) => {
+      test.setTimeout(120_000);
+      await openHepicLab(page, true);
+      await page.getByRole('link', { name: 'Add a product' }).click();
+      await page.getByRole('button', { name: 'Add Hepic to this project' }).click();
+      const form = page.getByRole('form', { name: 'Configure Hepic' });
+      // The plan is required, with the spec's message.
+      await form.getByRole('button', { name: 'Enable Hepic' }).click();
+      await expect(form.getByText('Please select a pricing plan.')).toBeVisible();
+      await form.getByLabel('Pricing plan').selectOption('hepic-starter');
+      await form.getByLabel('Storage').selectOption('shared-local');
+      await form.getByRole('button', { name: 'Enable Hepic' }).click();
+      await expect(page.getByText('HEP Endpoint', { exact: true })).toBeVisible();
+      await page.getByRole('link', { name: 'Open Hepic' }).click();
+      await expect(page).toHaveURL(/\/stack\/hepic$/);
+      await expect(page).toHaveTitle('Hepic Overview');
+
+      // No users yet: Launch is disabled, its tooltip says why.
+      await expect(page.getByRole('button', { name: 'Launch hepic' })).toBeDisabled();
+      await page.getByLabel(/^Launch hepic: /).hover();
+      await expect(page.getByText('Please set hepic users at config tab to launch the app').first()).toBeVisible();
+      await expect(page.getByText('Storage Quota')).toBeVisible();
+
+      // Config: add dev@ as a user.
+      await hepicNav(page).getByRole('link', { name: 'Config' }).click();
+      await expect(page.getByRole('cell', { name: 'demo@example.com' })).toBeVisible();
+      await expect(page.getByLabel('Role of Demo Owner')).toHaveText('superadmin (locked)');
+      await page.getByLabel('Member').selectOption({ label: 'Dana Developer (dev@example.com)' });
+      await page.getByLabel('Role', { exact: true }).selectOption('user');
+      await page.getByRole('button', { name: 'Add to HEPIC' }).click();
+      await expect(page.getByText('User has been successfully added to HEPIC')).toBeVisible();
+      const devRole = page.getByRole('combobox', { name: 'Role of Dana Developer' });
+      await expect(devRole).toHaveValue('user');
+
+      // Change dev@'s role: cancel once (the previous role returns), confirm once.
+      await devRole.selectOption('admin');
+      const modal = page.getByRole('alertdialog', { name: 'Update user role' });
+      await expect(modal).toContainText('You will change the role of Dana Developer to admin.');
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      await expect(modal).toBeHidden();
+      await expect(devRole).toHaveValue('user');
+      await devRole.selectOption('admin');
+      await modal.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByText('The role has been updated')).toBeVisible();
+      await expect(devRole).toHaveValue('admin');
+      // And back to user (dev@ is checked as a non-admin below).
+      await devRole.selectOption('user');
+      await modal.getByRole('button', { name: 'Confirm' }).click();
+      await expect(devRole).toHaveValue('user');
+      await expect(modal).toBeHidden();
+
+      // Auth: create a scoped token (TTL Days defaults to 1).
+      await hepicNav(page).getByRole('link', { name: 'Auth' }).click();
+      await expect(page.getByText('This hepic instance has 0 scoped tokens')).toBeVisible();
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await expect(page).toHaveURL(/action=create-token/);
+      const tokenDialog = page.getByRole('dialog', { name: 'Create a new scoped token' });
+      await expect(tokenDialog.getByLabel('TTL Days')).toHaveValue('1');
+      await tokenDialog.getByLabel('Name').fill('Edge proxy');
+      await tokenDialog.getByRole('button', { name: 'Create token' }).click();
+      await expect(page.getByText('The new token has been created!')).toBeVisible();
+      await expect(page.getByText('This hepic instance has 1 scoped token')).toBeVisible();
+      const scoped = await page.getByRole('textbox', { name: 'Edge proxy (read)' }).inputValue();
+      expect(scoped).toMatch(/^hep_/);
+
+      // Data Ingestion: the endpoint and token shown are the ones that work.
+      await hepicNav(page).getByRole('link', { name: 'Data Ingestion' }).click();
+      await expect(page).toHaveURL(/data-ingestion\/agents--heplify$/);
+      const endpoint = await page.getByRole('textbox', { name: 'HEP Endpoint' }).inputValue();
+      const token = await page.getByRole('textbox', { name: 'Token', exact: true }).inputValue();
+      await expect(page.locator('code')).toContainText(`-hs ${endpoint} -hp '${token}'`);
+      const port = Number(endpoint.split(':').at(-1));
+      await sendUdp(port, [hepPacket(sipInvite('e2e-udp@test'), token), hepPacket(sipResponse('e2e-udp@test'), token)]);
+      await sendTcp(port, [Buffer.concat([hepPacket(sipInvite('e2e-tcp@test'), scoped, { protocol: 6 }), hepPacket(sipResponse('e2e-tcp@test'), scoped, { protocol: 6 })])]);
+      await sendUdp(port, [hepPacket(sipInvite('e2e-wrong@test'), 'hep_wrong')]);
+
+      await hepicNav(page).getByRole('link', { name: 'Overview' }).click();
+      // The wrong key's packet is not counted; the Overview reads the statistics again every 10 s.
+      await expect(page.getByTestId('statistic-Packets')).toHaveText('4', { timeout: 30_000 });
+      await expect(page.getByTestId('statistic-Ingested')).toContainText(/\d+(\.\d+)? (B|kB)/);
+      await expect(page.getByRole('link', { name: 'Launch hepic' })).toBeVisible();
+    });
+  });
+
+  test.describe('as a member who is not a Hepic admin', () => {
+    test.use(asRole('member'));
+
+    test('sees the users without controls; the server refuses the changes', async ({ page }) => {
+      const { session, projectId } = await openHepicLab(page, false);
+      await page.getByRole('link', { name: /Hepic/ }).first().click();
+      await hepicNav(page).getByRole('link', { name: 'Config' }).click();
+      await expect(page.getByRole('cell', { name: 'dev@example.com' })).toBeVisible();
+      await expect(page.getByRole('combobox', { name: /^Role of / })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Add to HEPIC' })).toHaveCount(0);
+      await expect(page.getByText('Automatically add users in the current project to hepic.')).toHaveCount(0);
+
+      const users = (await (await session.api('GET', `integrations/hepic/users?project_id=${projectId}`)).json()) as { email: string; user_id: string }[];
+      const demo = users.find((u) => u.email === 'demo@example.com')!;
+      const me = users.find((u) => u.email === 'dev@example.com')!;
+      expect((await session.api('DELETE', `integrations/hepic/users?project_id=${projectId}&user_id=${demo.user_id}`)).status()).toBe(403);
+      expect((await session.api('POST', `integrations/hepic/users?project_id=${projectId}`, { users: [{ user_id: me.user_id, group: 'admin' }] })).status()).toBe(403);
+      expect((await session.api('POST', `integrations/hepic/auto-add?project_id=${projectId}`, { enabled: true })).status()).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { decodeInput } from '../../../contract/common';
+import { HepicEnableBody, SELECT_PRICING_PLAN_MESSAGE, SELECT_STORAGE_MESSAGE } from '../../../contract/stack';
+import { ValidationError } from '../../api/http';
+import type { Queryable } from '../../db/database';
+import { scheduleRecurringJob } from '../../jobs/recurring-job';
+import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
+import { startHepListener, type HepListener } from './hep-listener';
+import { findPlan } from './hepic-plans';
+import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
+import { registerHepicRoutes } from './hepic-routes';
+import { PACKET_COLUMNS, createHepicStorageResolver, createInstanceSchema, databaseOf, dropInstanceSchema, dropOldDays, type HepicStorage, type HepicStorageResolver } from './hepic-storage';
+
+// Hepic's back end: instances (one ClickHouse database each on the storage chosen at enable, a token and a plan),
+// the HEP endpoint (UDP and TCP on one port, started with the platform), rotation of old days, and the Hepic API
+// calls (hepic-routes.ts).
+
+export const HEPIC_PRODUCT = { slug: 'hepic', name: 'Hepic' } as const;
+const DROP_JOB = 'hepic.drop-database';
+const ROTATION_JOB = 'hepic.rotation';
+const ROTATION_SUBJECT = 'hepic:rotation';
+const ROTATION_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface HepicBackend extends ProductBackend {
+  readonly resolver: HepicStorageResolver;
+  /** The running HEP endpoint (undefined before start, after close, or when it could not bind). */
+  listener(): HepListener | undefined;
+  /** 'host:port' as the console shows it ('HEP Endpoint'). */
+  hepEndpoint(): string;
+  /** The application URL of an instance (the hepic UI). */
+  applicationUrl(instance: HepicInstanceRow): string;
+  storageOf(instance: Pick<HepicInstanceRow, 'project_id' | 'cluster_id'>): Promise<HepicStorage>;
+  /** Drops days older than each instance's rotation now (the scheduled job calls this). */
+  runRotation(): Promise<string[]>;
+}
+
+export const newIngestToken = () => `hep_${randomBytes(18).toString('base64url')}`;
+
+export class StorageUnavailableError extends Error {}
+
+export function createHepicBackend(platform: ProductPlatform, options: { port?: number } = {}): HepicBackend {
+  let listener: HepListener | undefined;
+  const resolver = createHepicStorageResolver(platform.db, () => platform.products?.(), path.join(platform.config.dataDir, 'storage'));
+  const publicHost = new URL(platform.config.publicUrl).hostname;
+  const instances = new Map<string, { row: HepicInstanceRow; until: number }>();
+
+  async function storageOf(instance: Pick<HepicInstanceRow, 'project_id' | 'cluster_id'>): Promise<HepicStorage> {
+    const storage = await resolver.resolve(instance.project_id, instance.cluster_id);
+    if (!storage) throw new StorageUnavailableError(`The storage ${instance.cluster_id} is not available.`);
+    return storage;
+  }
+
+  async function instanceRow(id: string): Promise<HepicInstanceRow | undefined> {
+    const hit = instances.get(id);
+    if (hit && hit.until > Date.now()) return hit.row;
+    const row = await findInstance(platform.db, id);
+    if (row) instances.set(id, { row, until: Date.now() + 30_000 });
+    else instances.delete(id);
+    return row;
+  }
+
+  async function runRotation(): Promise<string[]> {
+    const today = new Date(platform.clock.nowMs()).toISOString().slice(0, 10);
+    const dropped: string[] = [];
+    for (const instance of await listInstances(platform.db)) {
+      const storage = await storageOf(instance).catch(() => undefined);
+      if (!storage) continue;
+      for (const day of await dropOldDays(storage.client, instance.database_name, instance.rotation_days, today)) dropped.push(`${instance.id}:${day}`);
+    }
+    if (dropped.length > 0) platform.log(`[hepic] rotation dropped ${dropped.length} days`);
+    return dropped;
+  }
+
+  const backend: HepicBackend = {
+    slug: HEPIC_PRODUCT.slug,
+    resolver,
+    listener: () => listener,
+    hepEndpoint: () => `${publicHost}:${listener?.port ?? platform.config.hepPort ?? 9060}`,
+    applicationUrl: (instance) => `${platform.config.publicUrl}/hepic/${instance.subdomain_prefix}/`,
+    storageOf,
+    runRotation,
+
+    async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult> {
+      const outcome = decodeInput(HepicEnableBody, request.input);
+      if (!outcome.ok) throw new ValidationError(outcome.errors);
+      const body = outcome.value;
+      const errors: Record<string, string[]> = {};
+      const plan = findPlan(body.price_id);
+      if (!plan) errors.price_id = [SELECT_PRICING_PLAN_MESSAGE];
+      const resources = await resolver.resources(request.projectId, tx);
+      if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = [SELECT_STORAGE_MESSAGE];
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      if (await findInstanceOfIntegration(tx, request.integrationId)) throw new ValidationError({ _form: ['Hepic is already enabled for this project.'] });
+      const storage = await resolver.resolve(request.projectId, body.cluster_id, tx);
+      if (!storage) throw new ValidationError({ cluster_id: ['This storage is not available at the moment. Try again, or choose another one.'] });
+      const id = randomBytes(8).toString('hex');
+      const database = databaseOf(id);
+      await insertInstance(tx, {
+        id,
+        integration_id: request.integrationId,
+        project_id: request.projectId,
+        organization_id: request.organizationId,
+        cluster_id: body.cluster_id,
+        price_id: plan!.id,
+        storage_quota_bytes: plan!.storageQuotaBytes,
+        rotation_days: plan!.rotationDays,
+        database_name: database,
+        api_key: newIngestToken(),
+        subdomain_prefix: `hepic-${id}`,
+      });
+      // The one who enables Hepic is its superadmin: listed (the card is theirs), shown and locked on the Config page.
+      // The app's users are the admins and users set there; until one exists, Launch is disabled (docs/hepic.md).
+      await tx.query("UPDATE integration_users SET role = 'superadmin' WHERE integration_id = $1 AND user_id = $2", [request.integrationId, request.userId]);
+      // One database and one table: tens of milliseconds, done here so that packets are stored as soon as the
+      // answer arrives (a failure of the surrounding transaction leaves an empty database, see docs/hepic.md).
+      try {
+        await createInstanceSchema(storage.client, database);
+      } catch (error) {
+        throw new ValidationError({ cluster_id: [`The storage refused to create the Hepic tables: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`] });
+      }
+      return { items: [{ label: 'HEP Endpoint', value: backend.hepEndpoint() }] };
+    },
+
+    async release(tx, integration) {
+      const instance = await findInstanceOfIntegration(tx, integration.integrationId);
+      if (!instance) return;
+      await deleteInstance(tx, instance.id);
+      // Its tokens stop being accepted once the transaction commits (rows gone, caches dropped); the data is
+      // dropped by a job, which retries while the storage is unreachable.
+      await platform.jobs.enqueue(tx, DROP_JOB, {
+        subject: `hepic-instance:${instance.id}`,
+        payload: { instanceId: instance.id, projectId: instance.project_id, clusterId: instance.cluster_id, database: instance.database_name },
+      });
+      instances.delete(instance.id);
+      listener?.invalidate();
+    },
+
+    registerRoutes(router, ctx) {
+      registerHepicRoutes(router, ctx, backend);
+    },
+
+    async start() {
+      const port = options.port ?? platform.config.hepPort ?? 9060;
+      // Port 0: TCP takes a free port and UDP binds the same number; another program may hold that UDP port, so a
+      // few tries are made.
+      for (let attempt = 1; !listener; attempt++) {
+        try {
+          listener = await startHepListener(
+            {
+              lookupKey: async (key) => {
+                const found = await findIngestKey(platform.db, key);
+                return found ? { instanceId: found.instance_id, expiresAtMs: found.expires_at ? found.expires_at.getTime() : null } : undefined;
+              },
+              write: async (instanceId, rows) => {
+                const instance = await instanceRow(instanceId);
+                if (!instance) return; // released meanwhile
+                const storage = await storageOf(instance);
+                await storage.client.insert(`${instance.database_name}.hep_packets`, PACKET_COLUMNS, rows);
+              },
+              nowMs: () => platform.clock.nowMs(),
+              log: platform.log,
+            },
+            { host: platform.config.host, port },
+          );
+        } catch (error) {
+          if (port === 0 && attempt < 5) continue;
+          platform.log(`[hepic] the HEP endpoint did not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+          console.error(`[hepic] the HEP endpoint did not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+          break;
+        }
+      }
+      platform.services.register(HEPIC_PRODUCT, 'HEP endpoint', async () => listener !== undefined);
+      platform.jobs.register(DROP_JOB, async ({ job }) => {
+        const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };
+        if (await findInstance(platform.db, payload.instanceId)) return { skipped: true };
+        const storage = await resolver.resolve(payload.projectId, payload.clusterId);
+        // The cluster itself is gone (deleted with the project): nothing is left to drop.
+        if (!storage) return { gone: true };
+        await dropInstanceSchema(storage.client, payload.database);
+        return { dropped: payload.database };
+      });
+      await scheduleRecurringJob(platform.jobs, platform.db, {
+        kind: ROTATION_JOB,
+        subject: ROTATION_SUBJECT,
+        intervalMs: ROTATION_INTERVAL_MS,
+        firstDelayMs: 60_000,
+        run: async () => ({ dropped: await runRotation() }),
+      });
+    },
+
+    async close() {
+      const running = listener;
+      listener = undefined;
+      await running?.close();
+    },
+  };
+  return backend;
+}
+
+export const hepicProductFactory: ProductFactory = (platform) => createHepicBackend(platform);
