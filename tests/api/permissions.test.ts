@@ -369,6 +369,8 @@ function grafanaRows(): Row[] {
     },
     { call: 'POST integrations/grafana/users', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/users', body: await dev(f) }), expected: all(401, 403, 201, 201, 403, 403) },
     { call: 'POST integrations/grafana/auto-add', request: async (f) => ({ method: 'POST', path: 'integrations/grafana/auto-add', query: project(f), body: { enabled: false } }), expected: write },
+  ];
+}
 
 function hepicRows(): Row[] {
   // One per harness (the rows are shared by the PGlite and the PostgreSQL run).
