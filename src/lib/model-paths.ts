@@ -4,7 +4,9 @@
 // controlled promises for invoked actors). Nothing here imports a test runner, so the studio plays exactly the
 // paths the tests replay.
 import {
+  createActor,
   fromPromise,
+  type Actor,
   type AnyActorLogic,
   type AnyEventObject,
   type AnyMachineSnapshot,
@@ -12,6 +14,7 @@ import {
   type AnyStateNode,
   type AnyTransitionDefinition,
   type EventFrom,
+  type InspectionEvent,
 } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
 
@@ -101,7 +104,9 @@ export function acceptedEventTypes(snapshot: { _nodes: AnyStateNode[] }): string
 
 export function describeEvent(event: AnyEventObject): string {
   const { type, ...rest } = event;
-  const payload = Object.keys(rest).length ? ` ${safeJson(rest)}` : '';
+  // An outcome without output ({ output: undefined }) reads as the bare event.
+  const shown = Object.values(rest).some((value) => value !== undefined);
+  const payload = shown ? ` ${safeJson(rest)}` : '';
   return `${type}${payload}`;
 }
 
@@ -299,4 +304,69 @@ export function createActorDoubles(machine: AnyStateMachine, overrides: Record<s
     else pending.reject(value);
   };
   return { actors, settle, isRunning: (id: string) => running.has(id) };
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export interface MachineDriver<TMachine extends AnyStateMachine> {
+  actor: Actor<TMachine>;
+  /**
+   * Takes one step of a path: an outcome event settles the running double, a delayed event advances the manual
+   * clock until the actor received it, any other event is sent.
+   */
+  perform: (event: AnyEventObject) => Promise<void>;
+  /** Types of the events the root actor received, in order. */
+  received: () => string[];
+}
+
+export interface DriverOptions {
+  input?: unknown;
+  /** Actor doubles not to replace with controlled promises. */
+  actors?: Record<string, AnyActorLogic>;
+  /** Implementations of named actions (the studio replaces effects with harmless recorders). */
+  actions?: Record<string, unknown>;
+  /** Each transition the root actor takes (for coverage). */
+  onTransition?: (transition: AnyTransitionDefinition) => void;
+}
+
+/** A fresh actor of the machine on a manual clock, with every invoked actor replaced by a controlled double. */
+export function createMachineDriver<TMachine extends AnyStateMachine>(source: TMachine, options: DriverOptions = {}): MachineDriver<TMachine> {
+  const doubles = createActorDoubles(source, options.actors ?? {});
+  const machine = source.provide({ actors: doubles.actors, ...(options.actions ? { actions: options.actions } : {}) } as never) as TMachine;
+  const clock = new ManualClock();
+  const receivedTypes: string[] = [];
+  let root: Actor<TMachine> | undefined;
+  const actor = createActor(machine, {
+    clock,
+    input: options.input,
+    inspect: (inspection: InspectionEvent) => {
+      if (!root || inspection.actorRef !== root) return;
+      if (inspection.type === '@xstate.microstep' && options.onTransition) {
+        for (const transition of (inspection as { _transitions: AnyTransitionDefinition[] })._transitions) options.onTransition(transition);
+      }
+      if (inspection.type === '@xstate.event') receivedTypes.push(inspection.event.type);
+    },
+  } as never) as Actor<TMachine>;
+  root = actor;
+
+  const perform = async (event: AnyEventObject) => {
+    const type = event.type;
+    if (type.startsWith('xstate.done.actor.')) {
+      doubles.settle(type.slice('xstate.done.actor.'.length), 'done', (event as { output?: unknown }).output);
+    } else if (type.startsWith('xstate.error.actor.')) {
+      doubles.settle(type.slice('xstate.error.actor.'.length), 'error', (event as { error?: unknown }).error);
+    } else if (type.startsWith('xstate.after.')) {
+      const before = receivedTypes.length;
+      while (!receivedTypes.slice(before).includes(type)) {
+        if (!clock.fireNext()) throw new Error(`The delayed event '${type}' was never scheduled`);
+        await tick();
+      }
+    } else {
+      actor.send(event as never);
+    }
+    // Promise doubles settle on the microtask queue; one macrotask lets every chained reaction finish.
+    await tick();
+    await tick();
+  };
+  return { actor, perform, received: () => receivedTypes };
 }

@@ -21,24 +21,20 @@
 import type { ReactElement } from 'react';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  createActor,
   type AnyActorLogic,
   type AnyEventObject,
   type AnyStateMachine,
   type AnyMachineSnapshot,
   type AnyStateNode,
-  type AnyTransitionDefinition,
   type EventFrom,
   type SnapshotFrom,
   type StateValueFrom,
   type Actor,
-  type InspectionEvent,
 } from 'xstate';
 import {
-  ManualClock,
   activeLeafKeys,
   allStateNodes,
-  createActorDoubles,
+  createMachineDriver,
   describeEvent,
   generateModelPaths,
   isInternalEvent,
@@ -273,53 +269,21 @@ interface Replayer<TMachine extends AnyStateMachine> {
 
 function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>): Replayer<TMachine> {
   const { options } = plan;
-  const doubles = createActorDoubles(options.machine, options.actors?.() ?? {});
-  const machine = options.machine.provide({ actors: doubles.actors } as never) as TMachine;
-  const clock = new ManualClock();
-  const receivedTypes: string[] = [];
   const errors: unknown[] = [];
-  let root: Actor<TMachine> | undefined;
-  const actor = createActor(machine, {
-    clock,
+  const driver = createMachineDriver(options.machine, {
     input: options.input,
-    inspect: (inspection: InspectionEvent) => {
-      if (!root || inspection.actorRef !== root) return;
-      if (inspection.type === '@xstate.microstep') {
-        for (const transition of (inspection as { _transitions: AnyTransitionDefinition[] })._transitions) {
-          const id = transitionId(transition);
-          if (id) plan.coverage.transitions.add(id);
-        }
-      }
-      if (inspection.type === '@xstate.event') receivedTypes.push(inspection.event.type);
+    actors: options.actors?.() ?? {},
+    onTransition: (transition) => {
+      const id = transitionId(transition);
+      if (id) plan.coverage.transitions.add(id);
     },
-  } as never) as Actor<TMachine>;
-  root = actor;
+  });
   const values: string[] = [];
-  actor.subscribe({
+  driver.actor.subscribe({
     next: (snapshot) => values.push(safeJson((snapshot as AnyMachineSnapshot).value)),
     error: (error) => errors.push(error),
   });
-
-  const perform = async (event: AnyEventObject) => {
-    const type = event.type;
-    if (type.startsWith('xstate.done.actor.')) {
-      doubles.settle(type.slice('xstate.done.actor.'.length), 'done', (event as { output?: unknown }).output);
-    } else if (type.startsWith('xstate.error.actor.')) {
-      doubles.settle(type.slice('xstate.error.actor.'.length), 'error', (event as { error?: unknown }).error);
-    } else if (type.startsWith('xstate.after.')) {
-      const before = receivedTypes.length;
-      while (!receivedTypes.slice(before).includes(type)) {
-        if (!clock.fireNext()) throw new Error(`The delayed event '${type}' was never scheduled`);
-        await tick();
-      }
-    } else {
-      actor.send(event as never);
-    }
-    // Promise doubles settle on the microtask queue; one macrotask lets every chained reaction finish.
-    await tick();
-    await tick();
-  };
-  return { actor, perform, received: () => receivedTypes, values, errors };
+  return { ...driver, values, errors };
 }
 
 function checkReachedState<TMachine extends AnyStateMachine>(
