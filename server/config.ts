@@ -19,6 +19,21 @@ export interface PlatformConfig {
   mailFrom: string;
   devPages: boolean;
   staticDir: string;
+  /**
+   * READ_CACHE: how long (ms) the API may reuse an identical read while nothing is written, embedded database only
+   * (server/api/read-cache.ts). `on` (default) = 1000, `off` or 0 turns it off, a number sets the time.
+   */
+  readCacheMs?: number;
+}
+
+export const DEFAULT_READ_CACHE_MS = 1_000;
+
+export function parseReadCache(value: string | undefined): number {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'on' || text === 'true') return DEFAULT_READ_CACHE_MS;
+  if (text === 'off' || text === 'false') return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  throw new Error(`READ_CACHE must be on, off or a number of milliseconds (got '${value}')`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -44,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     mailFrom: env.MAIL_FROM ?? 'Observability Console <no-reply@localhost>',
     devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production',
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
+    readCacheMs: parseReadCache(env.READ_CACHE),
   };
 }
