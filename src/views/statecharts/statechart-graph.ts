@@ -58,14 +58,11 @@ function toChartNode(node: AnyStateNode): ChartNode {
   const children = childStates(node);
   const kind = node.type === 'parallel' ? 'parallel' : children.length ? 'compound' : node.type === 'final' ? 'final' : 'atomic';
   const label = node.key;
+  const base = { id: nodeId(node), stateKey: keyOf(node), label, kind, notes } as const;
   if (kind === 'atomic' || kind === 'final') {
     const longest = Math.max(label.length + 2, ...notes.map((n) => n.length));
     return {
-      id: nodeId(node),
-      stateKey: keyOf(node),
-      label,
-      kind,
-      notes,
+      ...base,
       width: Math.max(90, Math.ceil(longest * CHAR_WIDTH) + 24),
       height: 22 + LINE_HEIGHT * (1 + notes.length),
     };
@@ -75,11 +72,7 @@ function toChartNode(node: AnyStateNode): ChartNode {
       ? [{ id: `i:${keyOf(node)}`, stateKey: '', label: 'initial', kind: 'initial', notes: [], width: 12, height: 12 }]
       : [];
   return {
-    id: nodeId(node),
-    stateKey: keyOf(node),
-    label,
-    kind,
-    notes,
+    ...base,
     children: [...initialChildren, ...children.map(toChartNode)],
     layoutOptions: {
       'elk.padding': `[top=${28 + LINE_HEIGHT * notes.length},left=14,bottom=14,right=14]`,
