@@ -37,7 +37,7 @@ const ROUTES: Route[] = [
   { name: 'project stack', path: (slug) => `/${slug}/stack`, ready: heading(/Stack|Integrations|Products/) },
   { name: 'account', path: () => '/account', ready: heading(/Account/) },
   { name: 'billing', path: () => '/billing', ready: heading(/Billing/) },
-  { name: 'organization', path: () => '/organization', ready: heading(/Organization/) },
+  { name: 'organization', path: () => '/organization', ready: async (page) => page.locator('main :is(h1, h2)').first().waitFor({ timeout: 30_000 }) },
   { name: 'system status', path: () => '/system-status', ready: heading('System status') },
 ];
 
