@@ -59,6 +59,8 @@ export default defineConfig({
             topbar: { value: { base: '{colors.white}', _dark: '{colors.gray.1}' } },
             canvas: { value: { base: '{colors.gray.1}', _dark: '{colors.gray.2}' } },
           },
+          // The preset's error text (red.9) is under 4.5:1 on both canvases; step 11 is Radix's text step.
+          fg: { error: { value: { base: '{colors.red.11}', _light: '{colors.red.11}', _dark: '{colors.red.11}' } } },
           success: {
             fg: { value: { base: '{colors.green.11}', _dark: '{colors.green.11}' } },
             bg: { value: { base: '{colors.green.3}', _dark: '{colors.green.3}' } },

@@ -35,6 +35,21 @@ export interface PlatformConfig {
   signInProtection: { account: FailurePolicy; address: FailurePolicy };
   /** Hepic's HEP endpoint (UDP and TCP): HEP_PORT, default 9060 (HEP's usual port); 0 lets the system choose (tests). */
   hepPort?: number;
+  /**
+   * READ_CACHE: how long (ms) the API may reuse an identical read while nothing is written, embedded database only
+   * (server/api/read-cache.ts). `on` (default) = 1000, `off` or 0 turns it off, a number sets the time.
+   */
+  readCacheMs?: number;
+}
+
+export const DEFAULT_READ_CACHE_MS = 1_000;
+
+export function parseReadCache(value: string | undefined): number {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'on' || text === 'true') return DEFAULT_READ_CACHE_MS;
+  if (text === 'off' || text === 'false') return 0;
+  if (/^\d+$/.test(text)) return Number(text);
+  throw new Error(`READ_CACHE must be on, off or a number of milliseconds (got '${value}')`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -70,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     signInProtection: signInProtectionFrom(env),
     reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
     hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
+    readCacheMs: parseReadCache(env.READ_CACHE),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PlatformConfig } from '../config';
+import { DEFAULT_READ_CACHE_MS, type PlatformConfig } from '../config';
 import type { Database } from '../db/database';
 import type { Mailer } from '../adapters/mail/mailer';
 import type { AccessTokenVerifier } from '../identity/verify-access-token';
@@ -35,7 +35,7 @@ export interface ApiDependencies {
   payments?: PaymentProvider;
   /** Defaults to the platform's own checks; product back ends register theirs on it. */
   services?: ServiceRegistry;
-  /** How long a read may be reused while nothing is written (embedded database only). Default 1000 ms; 0 turns it off. */
+  /** How long a read may be reused while nothing is written (embedded database only). Defaults to config.readCacheMs (READ_CACHE). */
   readCacheMs?: number;
   /** Defaults to the wall clock. */
   clock?: Clock;
@@ -55,7 +55,8 @@ const PRE_READ_LIMIT = MAX_BODY_BYTES;
 
 /** Handles every request whose path starts with config.apiBasePath. */
 export function createApiHandler(deps: ApiDependencies) {
-  const reads = createReadCache({ enabled: deps.db.kind === 'pglite' && (deps.readCacheMs ?? 1_000) > 0, maxAgeMs: deps.readCacheMs });
+  const readCacheMs = deps.readCacheMs ?? deps.config.readCacheMs ?? DEFAULT_READ_CACHE_MS;
+  const reads = createReadCache({ enabled: deps.db.kind === 'pglite' && readCacheMs > 0, maxAgeMs: readCacheMs });
   const ctx: ApiContext = {
     db: deps.db,
     config: deps.config,

@@ -20,6 +20,7 @@ export type AreaId =
   | 'invitations'
   | 'stackAdd'
   | 'stackRedirect'
+  | 'statecharts'
   // Each product's pages: id = slug, scope 'project', path 'stack/<slug>/*', wrapped in RequireIntegration.
   | ProductSlug;
 
@@ -81,6 +82,7 @@ export const AREAS: AreaRoute[] = [
   { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
   { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
   { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
+  { id: 'statecharts', scope: 'both', path: 'statecharts/*', load: view(() => import('../views/statecharts/statechart-studio-view'), 'StatechartStudioView') },
   { id: 'systemStatus', scope: 'both', path: 'system-status', load: view(() => import('../views/system-status/system-status-view'), 'SystemStatusView') },
 ];
 

@@ -21,7 +21,11 @@ import {
   SWITCH_ERROR,
   createOrganizationMachine,
 } from '../../src/machines/create-organization/create-organization.machine';
-import { DataMutationError } from '../../src/services/errors';
+import {
+  SAMPLE_BILLING_ACCOUNT_ID,
+  SAMPLE_ORGANIZATION_ID,
+  createOrganizationEvents,
+} from '../../src/machines/create-organization/create-organization.samples';
 import { CardForm } from '../../src/views/billing-card/card-form';
 import { LocalCardFields } from '../../src/views/billing-card/local-card-fields';
 import { CreateOrganizationWizard } from '../../src/views/organization/create-organization-wizard';
@@ -41,42 +45,11 @@ const machine = createOrganizationMachine.provide({
 });
 type Machine = typeof machine;
 
-const ACCOUNT = 41;
-const ORG = 9;
+const ACCOUNT = SAMPLE_BILLING_ACCOUNT_ID;
+const ORG = SAMPLE_ORGANIZATION_ID;
 
-const events = {
-  'name.change': [
-    { type: 'name.change', name: '' },
-    { type: 'name.change', name: 'ab' },
-    { type: 'name.change', name: 'Acme!' },
-    { type: 'name.change', name: 'New Org' },
-  ],
-  'organization.create': [{ type: 'organization.create' }],
-  'card.attached': [{ type: 'card.attached' }],
-  retry: [{ type: 'retry' }],
-  'xstate.done.actor.loadStart': [
-    { type: 'xstate.done.actor.loadStart', output: { owned: null, draft: null } },
-    { type: 'xstate.done.actor.loadStart', output: { owned: { id: 3, name: 'Acme' }, draft: null } },
-    { type: 'xstate.done.actor.loadStart', output: { owned: null, draft: { name: 'New Org', billingAccountId: ACCOUNT, hasCard: false } } },
-    { type: 'xstate.done.actor.loadStart', output: { owned: null, draft: { name: 'New Org', billingAccountId: ACCOUNT, hasCard: true } } },
-  ],
-  'xstate.error.actor.loadStart': [{ type: 'xstate.error.actor.loadStart', error: new Error('down') }],
-  'xstate.done.actor.checkName': [
-    { type: 'xstate.done.actor.checkName', output: { billingAccountId: null } },
-    { type: 'xstate.done.actor.checkName', output: { billingAccountId: 5 } },
-  ],
-  'xstate.error.actor.checkName': [{ type: 'xstate.error.actor.checkName', error: new Error('down') }],
-  'xstate.done.actor.createBillingAccount': [{ type: 'xstate.done.actor.createBillingAccount', output: { billingAccountId: ACCOUNT } }],
-  'xstate.error.actor.createBillingAccount': [
-    { type: 'xstate.error.actor.createBillingAccount', error: new DataMutationError('Unknown error', { status: 500 }) },
-  ],
-  'xstate.done.actor.createOrganization': [{ type: 'xstate.done.actor.createOrganization', output: { organizationId: ORG } }],
-  'xstate.error.actor.createOrganization': [
-    { type: 'xstate.error.actor.createOrganization', error: new DataMutationError('Server error', { status: 500 }) },
-  ],
-  'xstate.done.actor.switchOrganization': [{ type: 'xstate.done.actor.switchOrganization', output: undefined }],
-  'xstate.error.actor.switchOrganization': [{ type: 'xstate.error.actor.switchOrganization', error: new Error('refused') }],
-} satisfies ModelEvents<Machine>;
+// The same samples the statechart studio plays.
+const events = createOrganizationEvents satisfies ModelEvents<Machine>;
 
 const states = {
   loading: (s) => expect(s.context.error).toBeNull(),

@@ -66,6 +66,8 @@ export interface StartApiOptions {
   products?: readonly ProductFactory[] | boolean;
   /** Parts the test owns instead (e.g. a started job queue or a clock it moves). */
   platform?: Pick<ApiDependencies, 'clock' | 'jobs' | 'products'>;
+  /** More environment settings of the platform (e.g. READ_CACHE), as an operator would give them. */
+  env?: Record<string, string>;
 }
 
 export async function startApi(target: DatabaseTarget, options: StartApiOptions = {}): Promise<ApiHarness> {
@@ -85,7 +87,7 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
   const port = (server.address() as AddressInfo).port;
   const factories = options.products === true ? PRODUCT_FACTORIES : options.products || [];
   const productsDir = factories.length > 0 ? await mkdtemp(path.join(tmpdir(), 'api-products-')) : undefined;
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: productsDir ?? '/nonexistent' });
+  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'test', DATA_DIR: productsDir ?? '/nonexistent', ...options.env });
   const { publicJwks } = await loadOrCreateSigningKeys(db);
   const verifyAccessToken = createAccessTokenVerifier({ issuer: config.issuer, audience: config.apiAudience, publicJwks });
   const clock = options.platform?.clock ?? createClock();

@@ -21,21 +21,32 @@
 import type { ReactElement } from 'react';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  createActor,
-  fromPromise,
   type AnyActorLogic,
   type AnyEventObject,
   type AnyStateMachine,
   type AnyMachineSnapshot,
   type AnyStateNode,
-  type AnyTransitionDefinition,
   type EventFrom,
   type SnapshotFrom,
   type StateValueFrom,
   type Actor,
-  type InspectionEvent,
 } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
+import {
+  activeLeafKeys,
+  allStateNodes,
+  createMachineDriver,
+  describeEvent,
+  generateModelPaths,
+  isInternalEvent,
+  isLeaf,
+  keyOf,
+  safeJson,
+  transitionId,
+  transitionsOf,
+  type EventType,
+  type ModelEvents,
+  type ModelPath,
+} from '../../src/lib/model-paths';
 import { writeCoverage, type MachineCoverage } from './model-coverage';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -54,19 +65,7 @@ export type LeafStateKey<TMachine extends AnyStateMachine> = Exclude<
   ParentKeys<AllStateKeys<StateValueFrom<TMachine>>>
 >;
 
-export type EventType<TMachine extends AnyStateMachine> = EventFrom<TMachine>['type'];
-
-/**
- * Sample events per event type. An event type the machine declares but never handles may have `[]`; one used in a
- * transition needs at least one sample. Invoked actors' outcomes are listed under `xstate.done.actor.<id>` /
- * `xstate.error.actor.<id>` (checked at run time: their ids are not in the machine's type).
- */
-export type ModelEvents<TMachine extends AnyStateMachine> = {
-  [K in EventType<TMachine>]: ReadonlyArray<Extract<EventFrom<TMachine>, { type: K }>>;
-} & {
-  [K: `xstate.done.actor.${string}`]: ReadonlyArray<{ type: string; output?: unknown }>;
-  [K: `xstate.error.actor.${string}`]: ReadonlyArray<{ type: string; error?: unknown }>;
-};
+export type { EventType, ModelEvents };
 
 export type StateAssertion<TMachine extends AnyStateMachine> = (
   snapshot: SnapshotFrom<TMachine>,
@@ -153,11 +152,7 @@ export interface ModelOptions<TMachine extends AnyStateMachine> {
   uncovered?: { states?: string[]; transitions?: string[]; reason: string };
 }
 
-export interface ModelPath {
-  kind: 'shortest' | 'edge' | 'simple';
-  description: string;
-  steps: Array<{ event: AnyEventObject; value: unknown }>;
-}
+export type { ModelPath };
 
 export interface ModelPlan<TMachine extends AnyStateMachine> {
   options: ModelOptions<TMachine>;
@@ -176,44 +171,7 @@ export interface ModelPlan<TMachine extends AnyStateMachine> {
 // ---------------------------------------------------------------------------------------------------------------
 // Definition walking
 
-function allStateNodes(node: AnyStateNode): AnyStateNode[] {
-  return Object.values(node.states as Record<string, AnyStateNode>).flatMap((child) => [child, ...allStateNodes(child)]);
-}
-
-function keyOf(node: AnyStateNode): string {
-  return node.path.join('.');
-}
-
-function isLeaf(node: AnyStateNode): boolean {
-  return node.type === 'atomic' || node.type === 'final';
-}
-
-function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
-  return [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
-}
-
-/**
- * A stable id for a transition definition: source state, event and position among that event's candidates, so
- * that guarded alternatives count separately. Stable across machine.provide(), which rebuilds the state nodes.
- */
-export function transitionId(transition: AnyTransitionDefinition): string | undefined {
-  const source = transition.source;
-  const candidates: AnyTransitionDefinition[] =
-    transition.eventType === '' ? (source.always ?? []) : (source.transitions.get(transition.eventType) ?? []);
-  const index = candidates.indexOf(transition);
-  if (index < 0) return undefined;
-  const event = transition.eventType === '' ? 'always' : transition.eventType;
-  const targets = transition.target?.map((t) => keyOf(t) || '(root)').join(',') ?? '(self)';
-  return `${keyOf(source) || '(root)'} --${event}[${index}]--> ${targets}`;
-}
-
-function isInternalEvent(type: string): boolean {
-  return type.startsWith('xstate.after.') || type.startsWith('xstate.done.state.') || type === '' || type === '*';
-}
-
-function activeLeafKeys(snapshot: { _nodes: AnyStateNode[] }): string[] {
-  return snapshot._nodes.filter(isLeaf).map(keyOf);
-}
+export { transitionId };
 
 /** Leaf keys of a state value: 'a' → ['a'], { b: 'c' } → ['b.c'], parallel regions → one key per region. */
 function leafKeysOfValue(value: unknown, prefix = ''): string[] {
@@ -226,20 +184,6 @@ function leafKeysOfValue(value: unknown, prefix = ''): string[] {
     });
   }
   return [];
-}
-
-function describeEvent(event: AnyEventObject): string {
-  const { type, ...rest } = event;
-  const payload = Object.keys(rest).length ? ` ${safeJson(rest)}` : '';
-  return `${type}${payload}`;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? `Error(${v.message})` : v)) ?? 'undefined';
-  } catch {
-    return '[unserialisable]';
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -280,59 +224,13 @@ export function createModelPlan<TMachine extends AnyStateMachine>(options: Model
     }
   }
 
-  const serializeContext = options.serializeContext ?? ((context: unknown) => context);
-  const traversal = {
+  const paths = generateModelPaths(machine, {
+    events,
     input: options.input,
-    events: (snapshot: AnyMachineSnapshot) =>
-      // Only event types the current state handles: the rest would be no-op self-loops in the graph.
-      [...new Set(snapshot._nodes.flatMap((node: AnyStateNode) => [...node.transitions.keys()]))]
-        .filter((type: string) => !type.startsWith('xstate.done.state.') && type !== '*')
-        .flatMap((type: string) => (type.startsWith('xstate.after.') ? [{ type }] : (events[type] ?? []))),
-    serializeState: (snapshot: AnyMachineSnapshot) =>
-      safeJson({ value: snapshot.value, status: snapshot.status, context: serializeContext(snapshot.context) }),
-  };
-
-  const generated: ModelPath[] = [];
-  const toModelPath = (kind: ModelPath['kind'], path: StatePath<AnyMachineSnapshot, AnyEventObject>): ModelPath => {
-    const steps = path.steps.map((step) => ({ event: step.event, value: step.state.value }));
-    const description = steps
-      .slice(1)
-      .map((s) => describeEvent(s.event))
-      .join(' → ');
-    return { kind, steps, description: description || '(initial state)' };
-  };
-  const shortest = getShortestPaths(machine, traversal as never) as unknown as Array<
-    StatePath<AnyMachineSnapshot, AnyEventObject>
-  >;
-  for (const path of shortest) generated.push(toModelPath('shortest', path));
-  // Paths to states alone miss every transition into an already-reached state (a loop back, a retry): extend the
-  // shortest path to each state by every event it handles, so each edge of the graph is replayed at least once.
-  const shortestByState = new Map(shortest.map((path) => [traversal.serializeState(path.state), path]));
-  const adjacency = getAdjacencyMap(machine, traversal as never) as unknown as Record<
-    string,
-    { transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }
-  >;
-  for (const [serialized, { transitions }] of Object.entries(adjacency)) {
-    const head = shortestByState.get(serialized);
-    if (!head) continue;
-    for (const { event, state } of Object.values(transitions)) {
-      const path = toModelPath('edge', head);
-      path.steps.push({ event, value: state.value });
-      path.description = path.steps.slice(1).map((s) => describeEvent(s.event)).join(' → ');
-      generated.push(path);
-    }
-  }
-  const maxPaths = options.maxPaths ?? 400;
-  if (options.simplePaths !== false) {
-    generated.push(...maximalSimplePaths(machine.id, adjacency, shortest[0], traversal.serializeState, maxPaths));
-  }
-  const paths = dropPrefixPaths(generated);
-  if (paths.length > maxPaths) {
-    throw new Error(
-      `Model of '${machine.id}': ${paths.length} paths exceed maxPaths ${maxPaths}; narrow serializeContext, ` +
-        'turn off simplePaths, or raise maxPaths',
-    );
-  }
+    serializeContext: options.serializeContext as ((context: never) => unknown) | undefined,
+    maxPaths: options.maxPaths,
+    simplePaths: options.simplePaths,
+  });
 
   return {
     options,
@@ -345,54 +243,6 @@ export function createModelPlan<TMachine extends AnyStateMachine>(options: Model
   };
 }
 
-/**
- * Simple paths (no state twice) over xstate/graph's adjacency map, keeping only maximal ones: every shorter simple
- * path is a prefix of one of them and would be dropped anyway. xstate's getSimplePaths enumerates every simple path
- * to every state with no bound, which is exponential and hung on a 20-state graph; this walk stops with an error
- * once `limit` maximal paths are found, so a large graph fails fast with advice instead of hanging.
- */
-function maximalSimplePaths(
-  machineId: string,
-  adjacency: Record<string, { transitions: Record<string, { event: AnyEventObject; state: AnyMachineSnapshot }> }>,
-  initial: StatePath<AnyMachineSnapshot, AnyEventObject> | undefined,
-  serializeState: (snapshot: AnyMachineSnapshot) => string,
-  limit: number,
-): ModelPath[] {
-  if (!initial) return [];
-  const start = serializeState(initial.state);
-  const found: ModelPath[] = [];
-  const onPath = new Set<string>([start]);
-  const steps: ModelPath['steps'] = [{ event: { type: 'xstate.init' }, value: initial.state.value }];
-  const walk = (serialized: string) => {
-    let extended = false;
-    for (const { event, state } of Object.values(adjacency[serialized]?.transitions ?? {})) {
-      const next = serializeState(state);
-      if (onPath.has(next)) continue;
-      extended = true;
-      onPath.add(next);
-      steps.push({ event, value: state.value });
-      walk(next);
-      steps.pop();
-      onPath.delete(next);
-    }
-    if (!extended && steps.length > 1) {
-      if (found.length >= limit) {
-        throw new Error(
-          `Model of '${machineId}': more than ${limit} simple paths; narrow serializeContext, turn off simplePaths, ` +
-            'or raise maxPaths',
-        );
-      }
-      found.push({
-        kind: 'simple',
-        steps: [...steps],
-        description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → '),
-      });
-    }
-  };
-  walk(start);
-  return found;
-}
-
 function checkStateMap(label: string, leafKeys: string[], map: Record<string, unknown>): void {
   const missing = leafKeys.filter((key) => typeof map[key] !== 'function');
   const unknown = Object.keys(map).filter((key) => !leafKeys.includes(key));
@@ -403,89 +253,8 @@ function checkStateMap(label: string, leafKeys: string[], map: Record<string, un
   if (problems.length) throw new Error(`Model ${label}: ${problems.join('; ')}`);
 }
 
-/** Replaying A→B→C also replays A→B: keep only paths that are not a prefix of another (shortest ones first). */
-function dropPrefixPaths(paths: ModelPath[]): ModelPath[] {
-  const signature = (path: ModelPath) => path.steps.slice(1).map((s) => safeJson(s.event));
-  const seen = new Map<string, ModelPath>();
-  for (const path of paths) {
-    const key = signature(path).join('\u0000');
-    if (!seen.has(key)) seen.set(key, path);
-  }
-  const unique = [...seen.values()];
-  return unique.filter((path) => {
-    const own = signature(path);
-    return !unique.some((other) => {
-      if (other === path) return false;
-      const longer = signature(other);
-      return longer.length > own.length && own.every((event, i) => event === longer[i]);
-    });
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Replay
-
-/** A clock the harness advances by hand; xstate schedules `after` timers on it (its `clock` actor option). */
-class ManualClock {
-  private now = 0;
-  private nextId = 0;
-  private readonly timers = new Map<number, { due: number; fn: () => void }>();
-
-  setTimeout(fn: (...args: unknown[]) => void, timeout: number): number {
-    const id = this.nextId++;
-    this.timers.set(id, { due: this.now + timeout, fn });
-    return id;
-  }
-
-  clearTimeout(id: number): void {
-    this.timers.delete(id);
-  }
-
-  /** Fires the earliest pending timer; false when none is pending. */
-  fireNext(): boolean {
-    const next = [...this.timers.entries()].sort(([a, x], [b, y]) => x.due - y.due || a - b)[0];
-    if (!next) return false;
-    const [id, timer] = next;
-    this.timers.delete(id);
-    this.now = timer.due;
-    timer.fn();
-    return true;
-  }
-}
-
-interface Pending {
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-/** Controlled promise doubles for every actor in the machine's setup(), keyed by the invoked actor's id. */
-function createDoubles(machine: AnyStateMachine, overrides: Record<string, AnyActorLogic>) {
-  const running = new Map<string, Pending>();
-  const names = Object.keys((machine.implementations.actors ?? {}) as Record<string, unknown>);
-  const actors: Record<string, AnyActorLogic> = {};
-  for (const name of names) {
-    actors[name] =
-      overrides[name] ??
-      fromPromise(
-        ({ self, signal }) =>
-          new Promise((resolve, reject) => {
-            running.set(self.id, { resolve, reject });
-            signal.addEventListener('abort', () => running.delete(self.id));
-          }),
-      );
-  }
-  for (const [name, logic] of Object.entries(overrides)) actors[name] ??= logic;
-  const settle = (id: string, outcome: 'done' | 'error', value: unknown) => {
-    const pending = running.get(id);
-    if (!pending) {
-      throw new Error(`No running invoked actor '${id}' to ${outcome === 'done' ? 'complete' : 'fail'}`);
-    }
-    running.delete(id);
-    if (outcome === 'done') pending.resolve(value);
-    else pending.reject(value);
-  };
-  return { actors, settle };
-}
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -500,53 +269,21 @@ interface Replayer<TMachine extends AnyStateMachine> {
 
 function createReplayer<TMachine extends AnyStateMachine>(plan: ModelPlan<TMachine>): Replayer<TMachine> {
   const { options } = plan;
-  const doubles = createDoubles(options.machine, options.actors?.() ?? {});
-  const machine = options.machine.provide({ actors: doubles.actors } as never) as TMachine;
-  const clock = new ManualClock();
-  const receivedTypes: string[] = [];
   const errors: unknown[] = [];
-  let root: Actor<TMachine> | undefined;
-  const actor = createActor(machine, {
-    clock,
+  const driver = createMachineDriver(options.machine, {
     input: options.input,
-    inspect: (inspection: InspectionEvent) => {
-      if (!root || inspection.actorRef !== root) return;
-      if (inspection.type === '@xstate.microstep') {
-        for (const transition of (inspection as { _transitions: AnyTransitionDefinition[] })._transitions) {
-          const id = transitionId(transition);
-          if (id) plan.coverage.transitions.add(id);
-        }
-      }
-      if (inspection.type === '@xstate.event') receivedTypes.push(inspection.event.type);
+    actors: options.actors?.() ?? {},
+    onTransition: (transition) => {
+      const id = transitionId(transition);
+      if (id) plan.coverage.transitions.add(id);
     },
-  } as never) as Actor<TMachine>;
-  root = actor;
+  });
   const values: string[] = [];
-  actor.subscribe({
+  driver.actor.subscribe({
     next: (snapshot) => values.push(safeJson((snapshot as AnyMachineSnapshot).value)),
     error: (error) => errors.push(error),
   });
-
-  const perform = async (event: AnyEventObject) => {
-    const type = event.type;
-    if (type.startsWith('xstate.done.actor.')) {
-      doubles.settle(type.slice('xstate.done.actor.'.length), 'done', (event as { output?: unknown }).output);
-    } else if (type.startsWith('xstate.error.actor.')) {
-      doubles.settle(type.slice('xstate.error.actor.'.length), 'error', (event as { error?: unknown }).error);
-    } else if (type.startsWith('xstate.after.')) {
-      const before = receivedTypes.length;
-      while (!receivedTypes.slice(before).includes(type)) {
-        if (!clock.fireNext()) throw new Error(`The delayed event '${type}' was never scheduled`);
-        await tick();
-      }
-    } else {
-      actor.send(event as never);
-    }
-    // Promise doubles settle on the microtask queue; one macrotask lets every chained reaction finish.
-    await tick();
-    await tick();
-  };
-  return { actor, perform, received: () => receivedTypes, values, errors };
+  return { ...driver, values, errors };
 }
 
 function checkReachedState<TMachine extends AnyStateMachine>(

@@ -95,7 +95,7 @@ export function OverviewView() {
             <li key={item.id} className={css({ borderBottomWidth: '1px', _last: { borderBottomWidth: '0' } })}>
               <Link to={projectHome(item.slug)} onClick={() => rememberSelectedProject(item.slug)} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', py: '2.5', px: '1', gap: '3', _hover: { color: 'colorPalette.text' } })}>
                 <span className={css({ fontWeight: 'medium' })}>{item.name}</span>
-                <span className={css({ color: 'fg.subtle', textStyle: 'xs', fontFamily: 'mono' })}>{item.slug}</span>
+                <span className={css({ color: 'fg.muted', textStyle: 'xs', fontFamily: 'mono' })}>{item.slug}</span>
               </Link>
             </li>
           ))}

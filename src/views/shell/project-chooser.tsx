@@ -39,7 +39,7 @@ export function ProjectChooser() {
       <Portal>
         <Popover.Positioner className={styles.positioner}>
           <Popover.Content className={cx(styles.content, css({ w: 'min(22rem, calc(100vw - 1.5rem))', p: '0', overflow: 'hidden' }))}>
-            <Popover.Title className={css({ px: '4', pt: '3', pb: '2', textStyle: 'xs', fontWeight: 'semibold', textTransform: 'uppercase', letterSpacing: 'wider', color: 'fg.subtle' })}>
+            <Popover.Title className={css({ px: '4', pt: '3', pb: '2', textStyle: 'xs', fontWeight: 'semibold', textTransform: 'uppercase', letterSpacing: 'wider', color: 'fg.muted' })}>
               Projects
             </Popover.Title>
             <ul aria-label="Projects" className={css({ maxH: '64', overflowY: 'auto', px: '2', pb: '2' })}>

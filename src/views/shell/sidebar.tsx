@@ -10,7 +10,7 @@ import { toast } from '../../services/toast-store';
 import { buildSidebar, type SidebarLink } from './sidebar-model';
 import { useShellData } from './use-shell-data';
 
-const sectionLabel = css({ px: '3', pt: '5', pb: '1.5', textStyle: 'xs', fontWeight: 'semibold', letterSpacing: 'wider', color: 'fg.subtle', textTransform: 'uppercase' });
+const sectionLabel = css({ px: '3', pt: '5', pb: '1.5', textStyle: 'xs', fontWeight: 'semibold', letterSpacing: 'wider', color: 'fg.muted', textTransform: 'uppercase' });
 const itemClass = css({
   display: 'flex',
   alignItems: 'center',
@@ -115,7 +115,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </p>
       <ul aria-labelledby="sidebar-integrations" className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
         {projectId === null && (
-          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>
+          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.muted' })}>
             {productsElsewhere.length > 0 ? 'Select a project to open its integrations.' : 'Select a project to see its integrations.'}
           </li>
         )}
@@ -125,10 +125,10 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
               <DisabledProjectLink icon={<LayersIcon />} label={product.name} />
             </li>
           ))}
-        {projectId !== null && integrations.isLoading && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>Loading…</li>}
+        {projectId !== null && integrations.isLoading && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.muted' })}>Loading…</li>}
         {projectId !== null && integrations.isError && <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.error' })}>Integrations are not available right now.</li>}
         {projectId !== null && integrations.isSuccess && model.integrations.length === 0 && (
-          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.subtle' })}>No integrations enabled in this project yet.</li>
+          <li className={css({ px: '3', py: '1', textStyle: 'xs', color: 'fg.muted' })}>No integrations enabled in this project yet.</li>
         )}
         {model.integrations.map((integration) => (
           <li key={integration.slug}>
@@ -192,7 +192,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           <LogOutIcon />
           Logout
         </Link>
-        <p className={css({ px: '3', pt: '2', textStyle: 'xs', color: 'fg.subtle' })}>Version {settings.packageVersion}</p>
+        <p className={css({ px: '3', pt: '2', textStyle: 'xs', color: 'fg.muted' })}>Version {settings.packageVersion}</p>
       </div>
     </nav>
   );

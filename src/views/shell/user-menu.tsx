@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { css } from 'styled-system/css';
 import { useCurrentUser } from '../../app/auth-context';
 import { areaPath, hasArea } from '../../app/routes';
-import { LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from '../../components/ui/icons';
+import { LayersIcon, LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from '../../components/ui/icons';
 import { Menu, type MenuEntry } from '../../components/ui/menu';
 import { settings } from '../../config/settings';
 import { readThemePreference, saveThemePreference, type ThemePreference } from '../../lib/theme';
@@ -24,6 +24,19 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const [open, setOpen] = useQueryParamToggle('user-menu');
+  // A link item navigates to another page, whose address has no user-menu param: closing by rewriting this page's
+  // query as well would navigate back here while the linked page's code is still loading.
+  const leaving = useRef(false);
+  const onOpenChange = (next: boolean) => {
+    if (!next && leaving.current) {
+      leaving.current = false;
+      return;
+    }
+    setOpen(next);
+  };
+  const leave = () => {
+    leaving.current = true;
+  };
   const [theme, setTheme] = useState<ThemePreference>(readThemePreference);
   const chooseTheme = (next: ThemePreference) => {
     saveThemePreference(next);
@@ -47,13 +60,17 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
     onSelect: () => chooseTheme(value),
   }));
   const accountItems: MenuEntry[] = hasArea('account')
-    ? [{ value: 'account', icon: <UserIcon />, label: 'Account settings', asLink: <Link to={areaPath('account', projectSlug)} /> }]
+    ? [{ value: 'account', icon: <UserIcon />, label: 'Account settings', onSelect: leave, asLink: <Link to={areaPath('account', projectSlug)} /> }]
+    : [];
+  // The statechart studio, for the people who test and design the console's workflows.
+  const studioItems: MenuEntry[] = hasArea('statecharts')
+    ? [{ value: 'statecharts', icon: <LayersIcon />, label: 'Statechart studio', onSelect: leave, asLink: <Link to={areaPath('statecharts', projectSlug)} /> }]
     : [];
 
   return (
     <Menu
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
       placement="bottom-end"
       trigger={
         <button
@@ -61,7 +78,8 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
           aria-label={`User menu for ${user.name || user.email}`}
           className={css({ w: '9', h: '9', borderRadius: 'full', bg: 'colorPalette.default', color: 'colorPalette.fg', fontWeight: 'semibold', textStyle: 'sm', cursor: 'pointer', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default', outlineOffset: '2px' } })}
         >
-          {initials(user.name, user.email)}
+          {/* The initials are drawn, not text: a visible text outside the name "User menu for …" would not match it. */}
+          <span aria-hidden="true" data-initials={initials(user.name, user.email)} className={css({ _before: { content: 'attr(data-initials)' } })} />
         </button>
       }
       header={
@@ -71,11 +89,11 @@ export function UserMenu({ projectSlug }: { projectSlug: string | null }) {
         </div>
       }
       groups={[
-        ...(accountItems.length ? [{ id: 'account', items: accountItems }] : []),
+        ...(accountItems.length ? [{ id: 'account', items: [...accountItems, ...studioItems] }] : []),
         { id: 'theme', label: 'Theme', items: themeItems },
         { id: 'session', items: [{ value: 'logout', icon: <LogOutIcon />, label: 'Logout', onSelect: () => navigate('/logout') }] },
       ]}
-      footer={<p className={css({ px: '2.5', py: '1.5', textStyle: 'xs', color: 'fg.subtle' })}>Version {settings.packageVersion}</p>}
+      footer={<p className={css({ px: '2.5', py: '1.5', textStyle: 'xs', color: 'fg.muted' })}>Version {settings.packageVersion}</p>}
     />
   );
 }

@@ -95,10 +95,10 @@ export function AddProductView() {
                   <Button
                     disabled={shell.readOnly || !product.isAvailable || busy}
                     loading={busy && chosen === product.slug}
-                    aria-label={`Add ${product.name} to this project`}
                     onClick={() => actor.send({ type: 'enable.start', productSlug: product.slug, projectId: String(project.id), projectSlug: project.slug })}
                   >
-                    Add to project
+                    {/* The product's name is in the visible text: a label that differs from it confuses voice control. */}
+                    Add {product.name} to this project
                   </Button>
                 )}
               </li>

@@ -69,7 +69,7 @@ function StackCard({ integration, projectId, projectSlug, readOnly }: { integrat
         )}
         <IntegrationStatusBadge status={integration.status} productSlug={integration.product.slug} projectId={projectId} />
       </div>
-      <span className={css({ fontFamily: 'mono', textStyle: 'xs', color: 'fg.subtle' })}>{integration.product.slug}</span>
+      <span className={css({ fontFamily: 'mono', textStyle: 'xs', color: 'fg.muted' })}>{integration.product.slug}</span>
       <span className={css({ textStyle: 'sm', color: 'fg.muted' })}>
         Added {formatDate(integration.createdAt)}
         {integration.creatorName ? ` by ${integration.creatorName}` : ''}

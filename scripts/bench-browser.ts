@@ -1,0 +1,175 @@
+// Figures measured in Debian's chromium against a running platform (fresh demo data, signed in as the demo owner):
+//
+//   `npm run bench:bundle` (after the manifest figures) — per main route, every script the browser loads to paint it
+//   after sign-in, from a cold HTTP cache: counted from the network (each response body gzipped here, whatever the
+//   server sent), so shared chunks, lazy route chunks and the shell all count. Budget: the landing route ≤ 150 kB.
+//
+//   `npm run bench:routes` — p50/p95 of a client-side route change with every chunk already cached (a sidebar or
+//   link click to the new page's heading), and each route chunk's own JavaScript from Vite's manifest (budget 60 kB).
+//
+// Benchmarks print numbers; they are not timed tests. A figure over budget sets a non-zero exit code.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../playwright.config';
+import { signInThroughConsole } from '../e2e/login-page';
+import { startTestPlatform } from '../tests/support/start-platform';
+
+export const LANDING_BUDGET_KB = 150;
+export const ROUTE_CHANGE_BUDGET_MS = 50;
+export const ROUTE_CHUNK_BUDGET_KB = 60;
+
+interface Route {
+  name: string;
+  path: (slug: string) => string;
+  /** What shows once the route has painted. */
+  ready: (page: Page) => Promise<void>;
+}
+
+const heading = (name: string | RegExp) => async (page: Page) => {
+  await page.getByRole('heading', { name, level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
+};
+
+const ROUTES: Route[] = [
+  { name: 'landing (overview)', path: () => '/', ready: heading(/^Hello/) },
+  { name: 'projects', path: () => '/projects', ready: heading('Projects') },
+  { name: 'project stack', path: (slug) => `/${slug}/stack`, ready: heading(/Stack|Integrations|Products/) },
+  { name: 'account', path: () => '/account', ready: heading(/Account/) },
+  { name: 'billing', path: () => '/billing', ready: heading(/Billing/) },
+  { name: 'organization', path: () => '/organization', ready: async (page) => page.locator('main :is(h1, h2)').first().waitFor({ timeout: 30_000 }) },
+  { name: 'system status', path: () => '/system-status', ready: heading('System status') },
+];
+
+async function signedInStorage(browser: Browser, baseUrl: string): Promise<{ state: Awaited<ReturnType<import('@playwright/test').BrowserContext['storageState']>>; slug: string }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInThroughConsole(page, baseUrl, 'demo@example.com');
+  await page.goto(`${baseUrl}/projects`);
+  const link = page.locator('main a[href$="/stack"]').first();
+  await link.waitFor({ timeout: 30_000 });
+  const slug = (await link.getAttribute('href'))!.split('/')[1]!;
+  const state = await context.storageState();
+  await context.close();
+  return { state, slug };
+}
+
+export async function measureRouteLoads(): Promise<number> {
+  const platform = await startTestPlatform({ seed: true });
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  let exitCode = 0;
+  try {
+    const { state, slug } = await signedInStorage(browser, platform.url);
+    console.log('\nScripts the browser loads to paint each route after sign-in (chromium, cold cache), gzipped:');
+    for (const route of ROUTES) {
+      // A new context per route: an empty HTTP cache, the identity server's session cookie from the sign-in.
+      const context = await browser.newContext({ storageState: state });
+      const page = await context.newPage();
+      const scripts = new Map<string, number>();
+      page.on('response', async (response) => {
+        if (response.request().resourceType() !== 'script') return;
+        try {
+          scripts.set(new URL(response.url()).pathname, gzipSync(await response.body()).length);
+        } catch {
+          // A response without a body (a redirect) carries no script.
+        }
+      });
+      await page.goto(`${platform.url}${route.path(slug)}`);
+      await route.ready(page);
+      // Chunks a painted page still fetches (prefetches, late imports) count too: give them a moment.
+      await page.waitForTimeout(1_000);
+      const kb = [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0) / 1024;
+      const budget = route.path(slug) === '/' ? ` (budget ${LANDING_BUDGET_KB} kB${kb > LANDING_BUDGET_KB ? ', OVER' : ''})` : '';
+      if (route.path(slug) === '/' && kb > LANDING_BUDGET_KB) exitCode = 1;
+      console.log(`  ${route.name.padEnd(22)} ${String(scripts.size).padStart(3)} scripts ${kb.toFixed(1).padStart(7)} kB${budget}`);
+      if (process.env.BENCH_VERBOSE) {
+        for (const [file, bytes] of [...scripts.entries()].sort((a, b) => b[1] - a[1])) console.log(`      ${(bytes / 1024).toFixed(1).padStart(6)} kB ${file}`);
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await platform.stop();
+  }
+  return exitCode;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export async function measureRouteChanges(rounds = Number(process.env.BENCH_ROUNDS ?? 10)): Promise<number> {
+  const platform = await startTestPlatform({ seed: true });
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  let exitCode = 0;
+  try {
+    const { state, slug } = await signedInStorage(browser, platform.url);
+    const context = await browser.newContext({ storageState: state });
+    const page = await context.newPage();
+    await page.goto(`${platform.url}/`);
+    await ROUTES[0]!.ready(page);
+    const timings: number[] = [];
+    // Client-side changes through the router (the same call a link makes), timed in the page from the call to the
+    // new route's heading; the first round loads every chunk and is not counted.
+    for (let round = 0; round <= rounds; round += 1) {
+      for (const route of ROUTES) {
+        const target = route.path(slug);
+        const started = await page.evaluate((to) => {
+          const t = performance.now();
+          window.history.pushState({}, '', to);
+          window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+          return t;
+        }, target);
+        await route.ready(page);
+        const ended = await page.evaluate(() => performance.now());
+        if (round > 0) timings.push(ended - started);
+      }
+    }
+    const p50 = percentile(timings, 50);
+    const p95 = percentile(timings, 95);
+    console.log(`\nCached client-side route change over ${timings.length} changes: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (budget p95 ${ROUTE_CHANGE_BUDGET_MS} ms${p95 > ROUTE_CHANGE_BUDGET_MS ? ', OVER' : ''})`);
+    console.log('  (includes the round trip of Playwright asking the page whether the heading is there, a few ms)');
+    if (p95 > ROUTE_CHANGE_BUDGET_MS) exitCode = 1;
+    await context.close();
+  } finally {
+    await browser.close();
+    await platform.stop();
+  }
+  return exitCode;
+}
+
+/** Each lazy route chunk's own JavaScript (not the shared chunks it imports), gzipped, from Vite's manifest. */
+export function printRouteChunks(): number {
+  const dist = path.join(process.cwd(), 'dist');
+  const manifestPath = path.join(dist, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error('dist/.vite/manifest.json is missing: run npm run build first');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, { file: string; src?: string; isDynamicEntry?: boolean }>;
+  let exitCode = 0;
+  console.log(`\nRoute chunks, own JavaScript gzipped (budget ${ROUTE_CHUNK_BUDGET_KB} kB):`);
+  for (const chunk of Object.values(manifest).filter((c) => c.isDynamicEntry && c.file.endsWith('.js'))) {
+    const kb = gzipSync(readFileSync(path.join(dist, chunk.file))).length / 1024;
+    const over = kb > ROUTE_CHUNK_BUDGET_KB;
+    if (over && chunk.src?.startsWith('src/views/')) exitCode = 1;
+    console.log(`  ${(chunk.src ?? chunk.file).padEnd(64)} ${kb.toFixed(1).padStart(7)} kB${over ? ' OVER' : ''}`);
+  }
+  return exitCode;
+}
+
+if (process.argv[1]?.endsWith('bench-browser.ts')) {
+  const mode = process.argv[2];
+  const run = async () => {
+    if (mode === 'routes') return Math.max(printRouteChunks(), await measureRouteChanges());
+    if (mode === 'loads') return measureRouteLoads();
+    throw new Error('usage: tsx scripts/bench-browser.ts routes|loads');
+  };
+  run().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,77 @@
+// Every machine of the console, one line each: what the statechart studio (/statecharts) lists, draws and steps, and
+// what the browser path tests (e2e/model-paths.spec.ts) check their state → screen maps against.
+//
+// Adding a machine is one entry below: its file's base name (the same as docs/statecharts/<id>.md), the screen it
+// drives, and a lazy `load` (the machine, its source text for the header comment, and optionally its sample events
+// from `<flow>.samples.ts`, which its model test uses too, so the studio plays the paths the tests replay).
+// tests/console/machine-catalogue.test.ts fails when a *.machine.ts file has no entry here.
+import type { AnyStateMachine } from 'xstate';
+import type { ModelSamples } from '../lib/model-paths';
+
+export interface LoadedMachine {
+  machine: AnyStateMachine;
+  /** The machine file's text; its leading comment is the header the studio shows. */
+  source: string;
+  samples?: ModelSamples;
+}
+
+export interface MachineScreen {
+  /** Path of the screen, without a leading slash. */
+  path: string;
+  /** The screen lives under a project (/{projectSlug}/{path}). */
+  project?: boolean;
+  label: string;
+}
+
+export interface MachineEntry {
+  id: string;
+  title: string;
+  screen: MachineScreen;
+  load: () => Promise<LoadedMachine>;
+}
+
+const loaded =
+  <M extends Record<string, unknown>>(
+    machineModule: () => Promise<M>,
+    name: keyof M & string,
+    source: () => Promise<{ default: string }>,
+    samples?: () => Promise<ModelSamples>,
+  ) =>
+  async (): Promise<LoadedMachine> => {
+    const [module, text, modelSamples] = await Promise.all([machineModule(), source(), samples?.()]);
+    return { machine: module[name] as AnyStateMachine, source: text.default, samples: modelSamples };
+  };
+
+export const MACHINE_CATALOGUE: MachineEntry[] = [
+  { id: 'account-deletion', title: 'Account deletion', screen: { path: 'account/delete', label: 'Delete account' }, load: loaded(() => import('./account-deletion/account-deletion.machine'), 'accountDeletionMachine', () => import('./account-deletion/account-deletion.machine.ts?raw')) },
+  { id: 'auth', title: 'Sign-in session', screen: { path: '', label: 'Overview (signed in)' }, load: loaded(() => import('./auth/auth.machine'), 'authMachine', () => import('./auth/auth.machine.ts?raw')) },
+  { id: 'card-setup', title: 'Card setup', screen: { path: 'billing', label: 'Billing' }, load: loaded(() => import('./card-setup/card-setup.machine'), 'cardSetupMachine', () => import('./card-setup/card-setup.machine.ts?raw')) },
+  { id: 'cluster-lifecycle', title: 'Cluster lifecycle', screen: { path: 'stack/clickhouse', project: true, label: 'ClickHouse clusters' }, load: loaded(() => import('./cluster-lifecycle/cluster-lifecycle.machine'), 'clusterLifecycleMachine', () => import('./cluster-lifecycle/cluster-lifecycle.machine.ts?raw')) },
+  { id: 'create-organization', title: 'Create organization', screen: { path: 'organization/create', label: 'Create an organization' }, load: loaded(() => import('./create-organization/create-organization.machine'), 'createOrganizationMachine', () => import('./create-organization/create-organization.machine.ts?raw'), async () => (await import('./create-organization/create-organization.samples')).createOrganizationSamples) },
+  { id: 'enable-product', title: 'Enable a product', screen: { path: 'stack/add', project: true, label: 'Add a product' }, load: loaded(() => import('./enable-product/enable-product.machine'), 'enableProductMachine', () => import('./enable-product/enable-product.machine.ts?raw')) },
+  { id: 'invitation-accept', title: 'Accept an invitation', screen: { path: 'invitations', label: 'Invitation' }, load: loaded(() => import('./invitation-accept/invitation-accept.machine'), 'invitationAcceptMachine', () => import('./invitation-accept/invitation-accept.machine.ts?raw')) },
+  { id: 'loggen-run', title: 'Loggen run', screen: { path: 'stack/loggen', project: true, label: 'Loggen' }, load: loaded(() => import('./loggen-run/loggen-run.machine'), 'loggenRunMachine', () => import('./loggen-run/loggen-run.machine.ts?raw')) },
+  { id: 'member-removal', title: 'Member removal', screen: { path: 'organization', label: 'Organization settings' }, load: loaded(() => import('./member-removal/member-removal.machine'), 'memberRemovalMachine', () => import('./member-removal/member-removal.machine.ts?raw')) },
+  { id: 'member-role', title: 'Member role', screen: { path: 'organization', label: 'Organization settings' }, load: loaded(() => import('./member-role/member-role.machine'), 'memberRoleMachine', () => import('./member-role/member-role.machine.ts?raw')) },
+  { id: 'password-change', title: 'Password change', screen: { path: 'account', label: 'Account settings' }, load: loaded(() => import('./password-change/password-change.machine'), 'passwordChangeMachine', () => import('./password-change/password-change.machine.ts?raw')) },
+  { id: 'project-deletion', title: 'Project deletion', screen: { path: 'settings', project: true, label: 'Project settings' }, load: loaded(() => import('./project-deletion/project-deletion.machine'), 'projectDeletionMachine', () => import('./project-deletion/project-deletion.machine.ts?raw')) },
+];
+
+/** The leading comment of a machine file (block or line comments), without comment markers. */
+export function headerComment(source: string): string {
+  const block = /^\s*\/\*\*?([\s\S]*?)\*\//.exec(source);
+  if (block) {
+    return block[1]
+      .split('\n')
+      .map((line) => line.replace(/^\s*\* ?/, ''))
+      .join('\n')
+      .trim();
+  }
+  const lines: string[] = [];
+  for (const line of source.split('\n')) {
+    const match = /^\s*\/\/ ?(.*)$/.exec(line);
+    if (!match) break;
+    lines.push(match[1]);
+  }
+  return lines.join('\n').trim();
+}
