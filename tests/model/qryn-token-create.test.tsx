@@ -65,7 +65,8 @@ const dialog = (screen: ViewScreen) => screen.getByRole('dialog');
 const form = (screen: ViewScreen) => screen.getByRole('form', { name: 'Create token' });
 
 const viewEvents = {
-  'token.open': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Create token' })),
+  // A closed dialog may still be leaving the DOM (its exit animation) with its own submit button of the same name.
+  'token.open': ({ screen, user }) => user.click(screen.getAllByRole('button', { name: 'Create token' }).find((b) => b.getAttribute('type') === 'button')!),
   'token.submit': async ({ screen, user, event }) => {
     const name = screen.getByLabelText(/^Name/) as HTMLInputElement;
     await user.clear(name);
