@@ -57,6 +57,7 @@ async function serveApi(): Promise<void> {
   const check = await fetch(`http://127.0.0.1:${port}/api/projects/`, { headers: { authorization: `Bearer ${token}` } });
   const body = await check.text();
   if (check.status !== 200) throw new Error(`GET /api/projects/ answered ${check.status}: ${body}`);
+  answerCpuUsage();
   process.send!({ port, path: '/api/projects/', token, body } satisfies Ready);
 }
 
@@ -67,7 +68,30 @@ async function serveRaw(): Promise<void> {
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  answerCpuUsage();
   process.send!({ port: (server.address() as AddressInfo).port, path: '/api/projects/' } satisfies Ready);
+}
+
+// CPU time the server process spent (user + system), asked for before and after a run: divided by the requests
+// served it is the cost of one request, which other work on the machine changes far less than requests/s or
+// latency. (PostgreSQL's own processes are not in it.)
+function answerCpuUsage(): void {
+  process.on('message', (message) => {
+    if (message === 'cpu-usage') process.send!({ cpu: process.cpuUsage() });
+  });
+}
+
+function cpuUsageOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
+      if (!cpu) return;
+      child.off('message', onMessage);
+      resolve((cpu.user + cpu.system) / 1000);
+    };
+    child.on('message', onMessage);
+    child.send('cpu-usage');
+  });
 }
 
 function startChild(role: string, env: Record<string, string>): Promise<{ child: ChildProcess; ready: Ready }> {
@@ -80,7 +104,8 @@ function startChild(role: string, env: Record<string, string>): Promise<{ child:
   });
 }
 
-async function measure(label: string, ready: Ready) {
+async function measure(label: string, ready: Ready, child: ChildProcess) {
+  const cpuBefore = await cpuUsageOf(child);
   const result = await autocannon({
     url: `http://127.0.0.1:${ready.port}${ready.path}`,
     connections: CONNECTIONS,
@@ -95,6 +120,7 @@ async function measure(label: string, ready: Ready) {
     'max ms': result.latency.max,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    'server CPU ms/request': Number((((await cpuUsageOf(child)) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(3)),
   };
   return row;
 }
@@ -109,7 +135,7 @@ async function main(): Promise<void> {
       const api = await startChild('--serve-api', { BENCH_DATA_DIR: dataDir, ...env });
       children.push(api.child);
       await autocannon({ url: `http://127.0.0.1:${api.ready.port}${api.ready.path}`, connections: 10, duration: 2, headers: { authorization: `Bearer ${api.ready.token}` } });
-      const row = await measure(label, api.ready);
+      const row = await measure(label, api.ready, api.child);
       const exited = new Promise((resolve) => api.child.once('exit', resolve));
       api.child.kill('SIGTERM');
       await exited;
@@ -134,7 +160,7 @@ async function main(): Promise<void> {
     }
     const raw = await startChild('--serve-raw', { BENCH_BODY: api.ready.body! });
     children.push(raw.child);
-    const rawRow = await measure('raw node:http, same JSON', raw.ready);
+    const rawRow = await measure('raw node:http, same JSON', raw.ready, raw.child);
     const share = (row: { 'requests/s': number }) => Math.round((row['requests/s'] / Math.max(1, rawRow['requests/s'])) * 100);
     console.table([...rows, rawRow].map((row) => ({ ...row, '% of raw': share(row) })));
     let over = false;
