@@ -8,7 +8,6 @@
 // keycloak-js signs in silently with the identity server's session cookie, as after any page load. Scores depend on
 // the machine: note the load average printed with them.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -18,17 +17,10 @@ import { chromiumLaunchOptions } from '../playwright.config';
 import { signInThroughConsole } from '../e2e/login-page';
 import { startTestPlatform } from '../tests/support/start-platform';
 import { firstProjectSlug, ROUTES } from './bench-browser';
+import { freePort } from './free-port';
 
 const PERFORMANCE_BUDGET = 98;
 const ACCESSIBILITY_BUDGET = 100;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function main(): Promise<number> {
   const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');

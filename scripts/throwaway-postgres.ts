@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chmod, chown, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port';
 
 // A PostgreSQL server of its own for a benchmark run when none is named: Debian's postgresql binaries (the same as
 // scripts/ci-postgres.sh uses), a cluster in a fresh temp folder, trust authentication on 127.0.0.1 only, a free
@@ -11,14 +11,6 @@ import { promisify } from 'node:util';
 // root).
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function postgresBin(): Promise<string> {
   const root = '/usr/lib/postgresql';
