@@ -73,8 +73,8 @@ async function serveRaw(): Promise<void> {
 }
 
 // CPU time the server process spent (user + system), asked for before and after a run: divided by the requests
-// served it is the cost of one request, which other work on the machine changes far less than requests/s or
-// latency. (PostgreSQL's own processes are not in it.)
+// served it is the cost of one request. Other work on the machine moves it too (a crowded CPU makes every request
+// dearer), so compare the rows of one run. (PostgreSQL's own processes are not in it.)
 function answerCpuUsage(): void {
   process.on('message', (message) => {
     if (message === 'cpu-usage') process.send!({ cpu: process.cpuUsage() });
