@@ -20,7 +20,7 @@ export const LANDING_BUDGET_KB = 150;
 export const ROUTE_CHANGE_BUDGET_MS = 50;
 export const ROUTE_CHUNK_BUDGET_KB = 60;
 
-interface Route {
+export interface Route {
   name: string;
   path: (slug: string) => string;
   /** What shows once the route has painted. */
@@ -31,7 +31,7 @@ const heading = (name: string | RegExp) => async (page: Page) => {
   await page.getByRole('heading', { name, level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
 };
 
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   { name: 'landing (overview)', path: () => '/', ready: heading(/^Hello/) },
   { name: 'projects', path: () => '/projects', ready: heading('Projects') },
   { name: 'project stack', path: (slug) => `/${slug}/stack`, ready: heading(/Stack|Integrations|Products/) },
@@ -41,14 +41,19 @@ const ROUTES: Route[] = [
   { name: 'system status', path: () => '/system-status', ready: heading('System status') },
 ];
 
+/** The slug of the first project the signed-in person sees (for the project routes). */
+export async function firstProjectSlug(page: Page, baseUrl: string): Promise<string> {
+  await page.goto(`${baseUrl}/projects`);
+  const link = page.locator('main a[href$="/stack"]').first();
+  await link.waitFor({ timeout: 30_000 });
+  return (await link.getAttribute('href'))!.split('/')[1]!;
+}
+
 async function signedInStorage(browser: Browser, baseUrl: string): Promise<{ state: Awaited<ReturnType<import('@playwright/test').BrowserContext['storageState']>>; slug: string }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signInThroughConsole(page, baseUrl, 'demo@example.com');
-  await page.goto(`${baseUrl}/projects`);
-  const link = page.locator('main a[href$="/stack"]').first();
-  await link.waitFor({ timeout: 30_000 });
-  const slug = (await link.getAttribute('href'))!.split('/')[1]!;
+  const slug = await firstProjectSlug(page, baseUrl);
   const state = await context.storageState();
   await context.close();
   return { state, slug };

@@ -24,7 +24,6 @@ import { registerInvoiceRoutes, registerLocalInvoicePayRoutes } from './invoice-
 import type { JobQueue } from '../jobs/job-queue';
 import { emptyProductRegistry, type ProductRegistry } from '../products/product-registry';
 import { createJobQueue } from '../jobs/job-queue';
-import { isSessionEnded } from '../identity/session-revocation';
 
 export interface ApiDependencies {
   db: Database;
@@ -62,11 +61,9 @@ export function createApiHandler(deps: ApiDependencies) {
     config: deps.config,
     mailer: deps.mailer,
     payments: deps.payments ?? createPaymentProvider(deps.db, deps.config),
-    callers: createCallerResolver(deps.verifyAccessToken, {
-      share: (key, compute) => reads.share(key, compute),
-      // One primary-key read per request (shared by the read cache until the next write, at most its max age).
-      sessionEnded: (sid) => reads.share(`ended-session|${sid}`, () => isSessionEnded(deps.db, sid)),
-    }),
+    // The ended-sign-in check and the membership: one statement per request (shared by the read cache until the
+    // next write, at most its max age).
+    callers: createCallerResolver(deps.verifyAccessToken, { share: (key, compute) => reads.share(key, compute) }),
     services: deps.services ?? createServiceRegistry(deps.db),
     reads,
     clock: deps.clock ?? createClock(),

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Queryable } from '../db/database';
+import { findCallerAccess, type CallerAccess } from '../db/repositories/caller-access-repository';
 import { findMembership, type MembershipRow } from '../db/repositories/memberships-repository';
 import type { Viewer } from '../db/repositories/projects-repository';
 import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from '../identity/verify-access-token';
@@ -13,6 +14,8 @@ export interface Caller extends Viewer {
 }
 
 const unauthorized = (description: string) => new ApiError(401, 'Unauthorized', description);
+const sessionEndedError = () =>
+  unauthorized('This sign-in has ended (the password was changed or the session was revoked). Please sign in again.');
 
 /**
  * Verifying an RS256 signature costs far more than the rest of a typical read, and a console sends the same token
@@ -26,7 +29,10 @@ export function createCallerResolver(
     maxEntries?: number;
     maxAgeMs?: number;
     share?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
-    /** True when the token's sign-in was ended (password change elsewhere, revoked refresh token). */
+    /**
+     * True when the token's sign-in was ended (password change elsewhere, revoked refresh token). Without it, the
+     * ended sign-in and the membership are read together in one statement on every request (findCallerAccess).
+     */
     sessionEnded?: (sid: string) => Promise<boolean>;
   } = {},
 ) {
@@ -62,11 +68,18 @@ export function createCallerResolver(
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <access token>".');
       const claims = await claimsFor(match[1]);
-      if (claims.sid && options.sessionEnded && (await options.sessionEnded(claims.sid))) {
-        throw unauthorized('This sign-in has ended (the password was changed or the session was revoked). Please sign in again.');
-      }
       const organizationId = claims.organization_id;
       let membership: Promise<MembershipRow | undefined> | undefined;
+      if (options.sessionEnded) {
+        if (claims.sid && (await options.sessionEnded(claims.sid))) throw sessionEndedError();
+      } else if (claims.sid || organizationId !== null) {
+        const sid = claims.sid || null;
+        const access = await share<CallerAccess>(`access|${sid}|${organizationId}|${claims.sub}`, () =>
+          findCallerAccess(db, { sid, organizationId, userId: claims.sub }),
+        );
+        if (access.sessionEnded) throw sessionEndedError();
+        membership = Promise.resolve(access.membership);
+      }
       return {
         claims,
         userId: claims.sub,

@@ -55,10 +55,11 @@ async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   // int8 and numeric come back as strings by default; ids here are int4, counts are cast in SQL where needed.
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const named = preparedStatementNames();
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const result = await pool.query(sql, params as unknown[] | undefined);
+      const result = await pool.query(named(sql, params));
       return result.rows as T[];
     },
     async transaction(fn) {
@@ -67,7 +68,7 @@ async function openPostgres(url: string): Promise<Database> {
         await client.query('BEGIN');
         const value = await fn({
           async query<T>(sql: string, params?: readonly unknown[]) {
-            const result = await client.query(sql, params as unknown[] | undefined);
+            const result = await client.query(named(sql, params));
             return result.rows as T[];
           },
         });
@@ -81,6 +82,28 @@ async function openPostgres(url: string): Promise<Database> {
       }
     },
     close: () => pool.end(),
+  };
+}
+
+/**
+ * Named (prepared) statements for PostgreSQL: a connection parses and plans a named statement once and then only
+ * binds and executes it, which saves the server a parse and a plan per call. Only statements with parameters are
+ * named (they already use the extended protocol, so they are single statements); the SQL texts of this code base are
+ * fixed strings, and at most MAX_NAMED distinct texts are named (anything beyond runs unnamed, as before), so a
+ * statement built with a varying text cannot grow every connection's statement cache without bound.
+ */
+function preparedStatementNames(): (sql: string, params?: readonly unknown[]) => { text: string; values?: unknown[]; name?: string } {
+  const MAX_NAMED = 2_000;
+  const names = new Map<string, string>();
+  return (sql, params) => {
+    const values = params as unknown[] | undefined;
+    if (!values || values.length === 0) return { text: sql, values };
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED) {
+      name = `s${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name === undefined ? { text: sql, values } : { text: sql, values, name };
   };
 }
 
