@@ -1,12 +1,13 @@
 // qryn's calls (spec 001 §7 qryn): the instance's config, its ingestion stats for the current month, scoped tokens,
 // key rotation and the Config page's settings. Shapes in contract/qryn.ts.
 import { MessageResponse } from '../../contract/common';
-import { CreateTokenResponse, QrynConfig, QrynMetrics, QrynTokenList, RotateCredentialsResponse, type TokenScope } from '../../contract/qryn';
+import { CreateTokenResponse, QrynConfig, QrynCosts, QrynMetrics, QrynTokenList, RotateCredentialsResponse, type TokenScope } from '../../contract/qryn';
 import type { Camelize } from '../lib/case';
 import { http } from './http';
 
 export type QrynConfigData = Camelize<QrynConfig>;
 export type QrynMetricsData = Camelize<QrynMetrics>;
+export type QrynCostsData = Camelize<QrynCosts>;
 export type QrynTokenData = Camelize<typeof QrynTokenList.Type>[number];
 export type CreatedToken = Camelize<typeof CreateTokenResponse.Type>;
 export type RotatedCredentials = Camelize<typeof RotateCredentialsResponse.Type>;
@@ -43,3 +44,6 @@ export const updateFingerprintLimit = (projectId: number, limit: number) =>
 
 export const setQrynSwitch = (projectId: number, name: 'cache' | 'drilldown', enabled: boolean) =>
   http.patch(`${base}/${name}`, MessageResponse, { ...inProject(projectId), json: { enabled } });
+
+/** The current month's cost at the volume stored now (docs/qryn.md "Costs"). */
+export const getQrynCosts = (projectId: number) => http.get(`${base}/costs`, QrynCosts, inProject(projectId));

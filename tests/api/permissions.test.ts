@@ -476,6 +476,7 @@ function qrynRows(): Row[] {
       request: async (f) => ({ method: 'GET', path: 'integrations/qryn/metrics', query: { ...project(f), start: 0, end: Math.floor(Date.now() / 1000) } }),
       expected: read,
     },
+    { call: 'GET integrations/qryn/costs', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/costs', query: project(f) }), expected: read },
     { call: 'GET integrations/qryn/tokens', request: async (f) => ({ method: 'GET', path: 'integrations/qryn/tokens', query: project(f) }), expected: write },
     { call: 'POST integrations/qryn/tokens', request: async (f) => ({ method: 'POST', path: 'integrations/qryn/tokens', body: { name: 'matrix', scope: 'read', project_id: f.productionId } }), expected: all(401, 404, 201, 201, 403, 403) },
     { call: 'DELETE integrations/qryn/tokens/{id}', request: async (f) => ({ method: 'DELETE', path: `integrations/qryn/tokens/${await freshToken(f)}`, query: project(f) }), expected: write },

@@ -5,6 +5,7 @@ import {
   MetricsQuery,
   RETENTION_UPDATED_MESSAGE,
   STATS_UNAVAILABLE_MESSAGE,
+  COSTS_UNAVAILABLE_MESSAGE,
   TOKEN_CREATED_MESSAGE,
   TOKEN_DELETED_MESSAGE,
   TokenIdParam,
@@ -38,7 +39,8 @@ import {
 } from './qryn-repository';
 import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
 import { instanceStats } from './stats';
-import { RETENTION_POLICIES, writerRegions } from './storage-resolver';
+import { monthCosts, storedBytesByType } from './costs';
+import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage-resolver';
 
 // qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
 // reads are open to the project's members, read-only members included (the Overview); changes, keys and tokens
@@ -145,6 +147,20 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       if (error instanceof ApiError) throw error;
       throw new ApiError(503, STATS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
     }
+  });
+
+  // The month's cost from what the store holds now (costs.ts, docs/qryn.md "Costs").
+  router.add('GET', 'integrations/qryn/costs', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    const policy = RETENTION_POLICIES.find((p) => p.id === instance.ttl_addon_id) ?? RETENTION_POLICIES.find((p) => p.id === DEFAULT_RETENTION_POLICY_ID)!;
+    let bytes;
+    try {
+      bytes = await storedBytesByType(await qryn.storageOf(instance), instance.database_name);
+    } catch {
+      throw new ApiError(503, COSTS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
+    }
+    sendJson(res, 200, monthCosts({ bytes, policy, fingerprintLimit: instance.fingerprint_limit, nowMs: ctx.clock.nowMs() }));
   });
 
   router.add('GET', 'integrations/qryn/tokens', async ({ res, query }, scope) => {
