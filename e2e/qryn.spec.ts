@@ -190,6 +190,13 @@ test.describe('qryn as the owner', () => {
     await expect(limitForm.getByLabel('Spend limit (USD)')).toHaveValue('5');
     await limitForm.getByRole('button', { name: 'Save limit' }).click();
     await expect(page.getByText('The fingerprints limit has been updated.')).toBeVisible();
+    // This month's cost: stored data priced by the plan, plus the limit's spend (1000 × 5/1000 USD).
+    const costs = page.getByRole('table', { name: 'Cost by kind of data' });
+    await expect(costs.getByRole('row', { name: /Fingerprints limit/ })).toContainText(/1,000\s*\$5(\.00)?/);
+    await expect(costs.getByRole('row', { name: /^Logs/ })).toContainText(/[1-9][\d.,]* (B|kB)/);
+    await expect(page.getByLabel('Total this month')).toContainText(/\$5(\.\d+)?/);
+    // Instrumentation: this fresh project has no ClickHouse cluster to offer.
+    await expect(page.getByText('This project has no running ClickHouse cluster to instrument.')).toBeVisible();
 
     // Two series this month so far (curl-example, new-keys): 998 more reach the limit, one more is refused.
     expect(await pushSeries(page, url, basic(newKey, newSecret), 998, 'fill')).toBe(204);

@@ -1,11 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Schema } from 'effect';
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
-import { enableQryn, type EnabledQryn } from '../support/qryn';
+import { enableQryn, serveQrynGateway, type EnabledQryn } from '../support/qryn';
 import { QrynCosts } from '../../contract/qryn';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
 import { monthCosts } from '../../server/products/qryn/costs';
@@ -49,8 +47,7 @@ describe.each(databaseTargets())('GET integrations/qryn/costs ($kind)', (target)
   let owner: string;
   let qryn: EnabledQryn;
   let productionId: number;
-  // The API harness serves /api only: the instance's gateway is served here, the way the platform routes /qryn/.
-  let gateway: Server;
+  let gateway: Awaited<ReturnType<typeof serveQrynGateway>>;
   let gatewayUrl: string;
 
   beforeAll(async () => {
@@ -59,12 +56,11 @@ describe.each(databaseTargets())('GET integrations/qryn/costs ($kind)', (target)
     productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
     qryn = await enableQryn(api, productionId, (await api.user('demo@example.com')).id, acmeId);
-    gateway = createServer((req, res) => void qryn.backend.handleHttp(req, res));
-    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-    gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/qryn/${qryn.instanceId}`;
+    gateway = await serveQrynGateway(qryn);
+    gatewayUrl = gateway.url;
   }, 180_000);
   afterAll(async () => {
-    await new Promise((resolve) => gateway?.close(resolve));
+    await gateway?.close();
     await api?.close();
   });
 

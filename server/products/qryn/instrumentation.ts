@@ -83,20 +83,22 @@ export interface ScrapeDeps {
 
 /** Scrapes every instrumented cluster of every instance once and records each outcome. */
 export async function scrapeInstrumented(deps: ScrapeDeps): Promise<{ scraped: number; failed: number }> {
-  const rows = await deps.db.query<InstrumentedRow & QrynInstanceRow & { instance_id: string }>(
-    `SELECT c.cluster_id, c.name AS cluster_name, i.* FROM qryn_instrumented_clusters c JOIN qryn_instances i ON i.id = c.instance_id ORDER BY i.id, c.cluster_id`,
+  // The instance row's own cluster_id is where its data is stored: the instrumented cluster gets its own names.
+  const rows = await deps.db.query<QrynInstanceRow & { scraped_cluster_id: string; scraped_cluster_name: string }>(
+    `SELECT i.*, c.cluster_id AS scraped_cluster_id, c.name AS scraped_cluster_name
+     FROM qryn_instrumented_clusters c JOIN qryn_instances i ON i.id = c.instance_id ORDER BY i.id, c.cluster_id`,
   );
   let scraped = 0;
   let failed = 0;
-  for (const row of rows as unknown as (QrynInstanceRow & { cluster_id: string; cluster_name: string })[]) {
-    const instance = row;
+  for (const row of rows) {
+    const instance: QrynInstanceRow = row;
     let samples: number | null = null;
     let error: string | null = null;
     try {
-      const endpoint = await deps.resolver.resolve(instance.project_id, row.cluster_id);
+      const endpoint = await deps.resolver.resolve(instance.project_id, row.scraped_cluster_id);
       if (!endpoint) throw new Error('The cluster is not running or no longer belongs to the project.');
       const batch = new Batch();
-      samples = await scrapeCluster(storageClient(endpoint), row.cluster_name, deps.nowMs(), batch);
+      samples = await scrapeCluster(storageClient(endpoint), row.scraped_cluster_name, deps.nowMs(), batch);
       const client = await deps.storageOf(instance);
       await deps.writer.write({ id: instance.id, database: instance.database_name, client, fingerprintLimit: instance.fingerprint_limit }, batch);
       scraped += 1;
@@ -107,7 +109,7 @@ export async function scrapeInstrumented(deps: ScrapeDeps): Promise<{ scraped: n
     }
     await deps.db.query(
       'UPDATE qryn_instrumented_clusters SET last_scrape_at = $3, last_scrape_samples = $4, last_error = $5 WHERE instance_id = $1 AND cluster_id = $2',
-      [instance.id, row.cluster_id, new Date(deps.nowMs()), samples, error],
+      [instance.id, row.scraped_cluster_id, new Date(deps.nowMs()), samples, error],
     );
   }
   return { scraped, failed };

@@ -6,6 +6,9 @@ import {
   RETENTION_UPDATED_MESSAGE,
   STATS_UNAVAILABLE_MESSAGE,
   COSTS_UNAVAILABLE_MESSAGE,
+  INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE,
+  INSTRUMENTED_MESSAGE,
+  InstrumentBody,
   TOKEN_CREATED_MESSAGE,
   TOKEN_DELETED_MESSAGE,
   TokenIdParam,
@@ -40,6 +43,7 @@ import {
 import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
 import { instanceStats } from './stats';
 import { monthCosts, storedBytesByType } from './costs';
+import { listInstrumented, setInstrumented } from './instrumentation';
 import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage-resolver';
 
 // qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
@@ -161,6 +165,26 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       throw new ApiError(503, COSTS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
     }
     sendJson(res, 200, monthCosts({ bytes, policy, fingerprintLimit: instance.fingerprint_limit, nowMs: ctx.clock.nowMs() }));
+  });
+
+  // Instrumentation (instrumentation.ts, docs/qryn.md "Instrumentation"): the project's running ClickHouse clusters
+  // whose system tables the scrape job writes into this instance.
+  router.add('GET', 'integrations/qryn/instrumented-applications', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    sendJson(res, 200, await listInstrumented(ctx.db, instance.id));
+  });
+
+  router.add('POST', 'integrations/qryn/instrument', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(InstrumentBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    const clusters = (await qryn.resolver.resources(instance.project_id)).filter((r) => r.kind === 'project');
+    const ids = [...new Set(body.cluster_ids)];
+    const chosen = ids.map((id) => clusters.find((c) => c.clickhouse_cluster_id === id));
+    if (chosen.some((c) => c === undefined)) throw new ValidationError({ cluster_ids: [INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE] });
+    await setInstrumented(ctx.db, instance.id, chosen.map((c) => ({ id: c!.clickhouse_cluster_id, name: c!.name })));
+    sendJson(res, 200, { message: INSTRUMENTED_MESSAGE, applications: await listInstrumented(ctx.db, instance.id) });
   });
 
   router.add('GET', 'integrations/qryn/tokens', async ({ res, query }, scope) => {

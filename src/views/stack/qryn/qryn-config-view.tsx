@@ -24,6 +24,7 @@ import { useShellData } from '../../shell/use-shell-data';
 import { retentionLabel } from '../enable-product-dialog';
 import { ConfirmChangeDialog } from './qryn-dialogs';
 import { qrynQueries } from './qryn-queries';
+import { InstrumentationCard } from './qryn-instrumentation-card';
 import { SimpleTable } from './simple-table';
 import { useUrlModal } from './use-url-modal';
 
@@ -240,6 +241,7 @@ export function QrynConfigView({ config }: { config: QrynConfigData }) {
       </Card>
       {!config.trial && <FingerprintsLimitCard config={config} projectId={projectId} />}
       <CostsCard projectId={projectId} />
+      <InstrumentationCard projectId={projectId} />
     </div>
   );
 }
