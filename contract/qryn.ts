@@ -130,3 +130,54 @@ export const UpdateFingerprintLimitBody = Schema.Struct({
 });
 /** PATCH integrations/qryn/cache and PATCH integrations/qryn/drilldown */
 export const ToggleBody = Schema.Struct({ enabled: Schema.Boolean });
+
+/** GET costs when the storage cannot be read (503). */
+export const COSTS_UNAVAILABLE_MESSAGE = 'Costs not currently available';
+
+/** What the store holds, by kind of data (docs/qryn.md "Costs"): samples of each type, and the label index. */
+export const COST_TYPES = ['logs', 'metrics', 'traces', 'index'] as const;
+export const QrynCostLine = Schema.Struct({ type: Schema.Literals(COST_TYPES), bytes: Schema.Number, cents: Schema.Number });
+/** One volume tier of the plan's price list as it applies to what is stored: its GB and their cents. */
+export const QrynCostTier = Schema.Struct({ starting_unit: Schema.Number, ending_unit: Schema.NullOr(Schema.Number), price: Schema.Number, gb: Schema.Number, cents: Schema.Number });
+/**
+ * GET integrations/qryn/costs: the current month's (UTC) cost at the volume stored now: stored GB priced by the
+ * retention plan's volume tiers (cents per GB per month), plus the fingerprints limit's spend (limit × 5/1000 USD).
+ * Cents may have fractions; the console rounds to whole cents.
+ */
+export const QrynCosts = Schema.Struct({
+  period_start: Schema.Number,
+  period_end: Schema.Number,
+  measured_at: Schema.Number,
+  ttl_addon_id: Schema.String,
+  plan_name: Schema.String,
+  stored_bytes: Schema.Number,
+  storage_cents: Schema.Number,
+  storage: Schema.Array(QrynCostLine),
+  tiers: Schema.Array(QrynCostTier),
+  fingerprint_limit: Schema.Number,
+  fingerprint_cents: Schema.Number,
+  total_cents: Schema.Number,
+});
+export type QrynCosts = typeof QrynCosts.Type;
+
+/** POST integrations/qryn/instrument: the project's ClickHouse clusters whose system tables qryn scrapes. */
+export const INSTRUMENT_CLUSTER_REQUIRED_MESSAGE = 'You must select at least one cluster to instrument.';
+export const INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE = 'Only running ClickHouse clusters of this project can be instrumented.';
+export const INSTRUMENTED_MESSAGE = 'The clusters are instrumented.';
+export const InstrumentBody = Schema.Struct({
+  cluster_ids: Schema.Array(Schema.String.pipe(Schema.check(Schema.isMinLength(1, { message: INSTRUMENT_CLUSTER_REQUIRED_MESSAGE }))))
+    .pipe(Schema.check(Schema.makeFilter((ids: readonly string[]) => ids.length > 0 || INSTRUMENT_CLUSTER_REQUIRED_MESSAGE)))
+    .annotateKey({ messageMissingKey: INSTRUMENT_CLUSTER_REQUIRED_MESSAGE }),
+});
+/** GET integrations/qryn/instrumented-applications: what is instrumented and how its last scrape went. */
+export const InstrumentedApplication = Schema.Struct({
+  cluster_id: Schema.String,
+  name: Schema.String,
+  instrumented_at: Schema.String,
+  last_scrape_at: Schema.NullOr(Schema.String),
+  last_scrape_samples: Schema.NullOr(Schema.Number),
+  last_error: Schema.NullOr(Schema.String),
+});
+export type InstrumentedApplication = typeof InstrumentedApplication.Type;
+export const InstrumentedApplicationList = Schema.Array(InstrumentedApplication);
+export const InstrumentResponse = Schema.Struct({ message: Schema.String, applications: InstrumentedApplicationList });

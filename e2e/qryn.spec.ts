@@ -99,6 +99,33 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByRole('group', { name: 'Metrics & logs' })).toContainText('1');
     await expect(page.getByRole('group', { name: 'Total unique fingerprints' })).toContainText('1');
 
+    // qryn View from the Overview's side card: the pasted key:secret goes into the organization_project cookie; the
+    // label picker lists the pushed stream, the query shows the line, the CSV export is built in the browser.
+    await page.getByRole('link', { name: 'qryn View' }).click();
+    await expect(page).toHaveURL(new RegExp(`/${slug}/stack/qryn/view$`));
+    await expect(page).toHaveTitle('Observability qryn View');
+    await page.getByLabel(/^Token or key:secret/).fill(`${apiKey}:${apiSecret}`);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const queryForm = page.getByRole('form', { name: 'Query' });
+    await queryForm.getByLabel('Label').selectOption('job');
+    await queryForm.getByLabel('Value').selectOption('curl-example');
+    await expect(queryForm.getByRole('textbox', { name: /Log query/ })).toHaveValue('{job="curl-example"}');
+    await queryForm.getByRole('button', { name: 'Run query' }).click();
+    await expect(page.getByRole('table', { name: 'Results' })).toContainText('Hello from curl');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'organization_project');
+    expect(cookie).toMatchObject({ path: '/', secure: true });
+    expect(JSON.parse(decodeURIComponent(cookie!.value))).toEqual({ auth: `${apiKey}:${apiSecret}`, url });
+    const [viewCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(viewCsv.suggestedFilename()).toBe('YourData.csv');
+    const exported = (await readFile((await viewCsv.path())!, 'utf8')).trim().split('\n');
+    expect(exported[0]).toBe('Time,Labels,Line');
+    expect(exported).toHaveLength(2);
+    expect(exported[1]).toMatch(/^\d{4}-\d\d-\d\dT[^,]+,"\{job=""curl-example"", level=""info""\}",Hello from curl$/);
+    // A reload connects with the cookie's credential, no form to fill.
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Query' })).toBeVisible();
+    await page.getByRole('link', { name: 'Back to the Overview' }).click();
+
     // Rotate API keys: the old secret is refused at once, the new one accepted.
     await page.getByRole('button', { name: 'Rotate API keys' }).click();
     const rotate = page.getByRole('alertdialog', { name: 'Rotate API keys' });
@@ -163,6 +190,13 @@ test.describe('qryn as the owner', () => {
     await expect(limitForm.getByLabel('Spend limit (USD)')).toHaveValue('5');
     await limitForm.getByRole('button', { name: 'Save limit' }).click();
     await expect(page.getByText('The fingerprints limit has been updated.')).toBeVisible();
+    // This month's cost: stored data priced by the plan, plus the limit's spend (1000 × 5/1000 USD).
+    const costs = page.getByRole('table', { name: 'Cost by kind of data' });
+    await expect(costs.getByRole('row', { name: /Fingerprints limit/ })).toContainText(/1,000\s*\$5(\.00)?/);
+    await expect(costs.getByRole('row', { name: /^Logs/ })).toContainText(/[1-9][\d.,]* (B|kB)/);
+    await expect(page.getByLabel('Total this month')).toContainText(/\$5(\.\d+)?/);
+    // Instrumentation: this fresh project has no ClickHouse cluster to offer.
+    await expect(page.getByText('This project has no running ClickHouse cluster to instrument.')).toBeVisible();
 
     // Two series this month so far (curl-example, new-keys): 998 more reach the limit, one more is refused.
     expect(await pushSeries(page, url, basic(newKey, newSecret), 998, 'fill')).toBe(204);

@@ -62,6 +62,7 @@ export const MACHINE_CATALOGUE: MachineEntry[] = [
   { id: 'project-deletion', title: 'Project deletion', screen: { path: 'settings', project: true, label: 'Project settings' }, load: loaded(() => import('./project-deletion/project-deletion.machine'), 'projectDeletionMachine', () => import('./project-deletion/project-deletion.machine.ts?raw')) },
   { id: 'qryn-key-rotation', title: 'qryn key rotation', screen: { path: 'stack/qryn', project: true, label: 'qryn Overview' }, load: loaded(() => import('./qryn-key-rotation/qryn-key-rotation.machine'), 'qrynKeyRotationMachine', () => import('./qryn-key-rotation/qryn-key-rotation.machine.ts?raw')) },
   { id: 'qryn-token-create', title: 'qryn token creation', screen: { path: 'stack/qryn/auth', project: true, label: 'qryn Auth Tokens' }, load: loaded(() => import('./qryn-token-create/qryn-token-create.machine'), 'qrynTokenCreateMachine', () => import('./qryn-token-create/qryn-token-create.machine.ts?raw')) },
+  { id: 'qryn-view', title: 'qryn View', screen: { path: 'stack/qryn/view', project: true, label: 'qryn View' }, load: loaded(() => import('./qryn-view/qryn-view.machine'), 'qrynViewMachine', () => import('./qryn-view/qryn-view.machine.ts?raw')) },
 ];
 
 /** The leading comment of a machine file (block or line comments), without comment markers. */

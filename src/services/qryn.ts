@@ -1,12 +1,14 @@
 // qryn's calls (spec 001 §7 qryn): the instance's config, its ingestion stats for the current month, scoped tokens,
 // key rotation and the Config page's settings. Shapes in contract/qryn.ts.
 import { MessageResponse } from '../../contract/common';
-import { CreateTokenResponse, QrynConfig, QrynMetrics, QrynTokenList, RotateCredentialsResponse, type TokenScope } from '../../contract/qryn';
+import { CreateTokenResponse, InstrumentedApplicationList, InstrumentResponse, QrynConfig, QrynCosts, QrynMetrics, QrynTokenList, RotateCredentialsResponse, type TokenScope } from '../../contract/qryn';
 import type { Camelize } from '../lib/case';
 import { http } from './http';
 
 export type QrynConfigData = Camelize<QrynConfig>;
 export type QrynMetricsData = Camelize<QrynMetrics>;
+export type QrynCostsData = Camelize<QrynCosts>;
+export type InstrumentedApplicationData = Camelize<typeof InstrumentedApplicationList.Type>[number];
 export type QrynTokenData = Camelize<typeof QrynTokenList.Type>[number];
 export type CreatedToken = Camelize<typeof CreateTokenResponse.Type>;
 export type RotatedCredentials = Camelize<typeof RotateCredentialsResponse.Type>;
@@ -43,3 +45,12 @@ export const updateFingerprintLimit = (projectId: number, limit: number) =>
 
 export const setQrynSwitch = (projectId: number, name: 'cache' | 'drilldown', enabled: boolean) =>
   http.patch(`${base}/${name}`, MessageResponse, { ...inProject(projectId), json: { enabled } });
+
+/** The current month's cost at the volume stored now (docs/qryn.md "Costs"). */
+export const getQrynCosts = (projectId: number) => http.get(`${base}/costs`, QrynCosts, inProject(projectId));
+
+export const listInstrumentedApplications = (projectId: number) => http.get(`${base}/instrumented-applications`, InstrumentedApplicationList, inProject(projectId));
+
+/** Makes the chosen clusters the instrumented set (at least one). */
+export const instrumentClusters = (projectId: number, clusterIds: string[]) =>
+  http.post(`${base}/instrument`, InstrumentResponse, { ...inProject(projectId), json: { clusterIds } });

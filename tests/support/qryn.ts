@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Database } from '../../server/db/database';
 import type { ProductRegistry } from '../../server/products/product-registry';
 import type { PlatformConfig } from '../../server/config';
@@ -88,4 +90,17 @@ export async function enableQrynOnSeededProject(
   const qryn = await enableQryn(platform, projectId, demo.id, acme);
   const ownerToken = await (await createTokenMinter(platform.db, platform.config))(demo, { organizationId: acme });
   return { qryn, ownerToken, projectId };
+}
+
+/**
+ * The instance's gateway on a port of its own, for tests on the API harness (which serves /api only): requests reach
+ * the back end's handleHttp the way the platform routes /qryn/. `url` is the instance URL there.
+ */
+export async function serveQrynGateway(qryn: EnabledQryn): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => void qryn.backend.handleHttp(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/qryn/${qryn.instanceId}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

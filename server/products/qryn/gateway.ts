@@ -87,7 +87,10 @@ export function createGateway(deps: GatewayDeps) {
 
   async function authenticate(req: IncomingMessage, instanceId: string): Promise<Access> {
     const header = req.headers.authorization ?? '';
-    if (!header) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.', { 'www-authenticate': 'Basic realm="qryn"' });
+    // The console's qryn View sends x-qryn-view: a refusal then carries no challenge, so the browser shows no
+    // login prompt of its own (the View asks for the credential itself).
+    const challenge: Record<string, string> = req.headers['x-qryn-view'] ? {} : { 'www-authenticate': 'Basic realm="qryn"' };
+    if (!header) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.', challenge);
     const key = `${instanceId}|${hashSecret(header)}`;
     const cached = accessCache.get(key);
     let access: Access | null;
@@ -97,7 +100,7 @@ export function createGateway(deps: GatewayDeps) {
       if (accessCache.size > 10_000) accessCache.clear();
       accessCache.set(key, { until: Date.now() + AUTH_CACHE_MS, access });
     }
-    if (!access) throw new HttpError(401, 'The credentials are not valid for this instance.', { 'www-authenticate': 'Basic realm="qryn"' });
+    if (!access) throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
     return access;
   }
 

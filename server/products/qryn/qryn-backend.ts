@@ -13,6 +13,8 @@ import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
+import { scheduleRecurringJob } from '../../jobs/recurring-job';
+import { scrapeInstrumented } from './instrumentation';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
 import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
@@ -25,6 +27,9 @@ const RETENTION_JOB = 'qryn.retention';
 const DROP_JOB = 'qryn.drop-database';
 const RETENTION_SUBJECT = 'qryn:retention';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+const INSTRUMENTATION_JOB = 'qryn.instrumentation-scrape';
+const INSTRUMENTATION_SUBJECT = 'qryn:instrumentation';
+const INSTRUMENTATION_INTERVAL_MS = 60_000;
 
 export interface QrynBackend extends ProductBackend {
   readonly gateway: Gateway;
@@ -39,6 +44,8 @@ export interface QrynBackend extends ProductBackend {
   invalidate(instanceId?: string): void;
   /** Runs retention over every instance now (the scheduled job calls this). */
   runRetention(): Promise<string[]>;
+  /** Scrapes every instrumented ClickHouse cluster once (the scheduled job calls this every minute). */
+  runInstrumentation(): Promise<{ scraped: number; failed: number }>;
   handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
@@ -108,6 +115,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       if (instanceId) writer.forget(instanceId);
     },
     runRetention,
+    runInstrumentation: () => scrapeInstrumented({ db: platform.db, resolver, writer, storageOf, nowMs }),
     handleHttp: (req, res) => gateway.handle(req, res),
 
     async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult & { apiKey: string; apiSecret: string }> {
@@ -197,6 +205,13 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         const dropped = await runRetention();
         await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: RETENTION_INTERVAL_MS });
         return { dropped };
+      });
+      await scheduleRecurringJob(platform.jobs, platform.db, {
+        kind: INSTRUMENTATION_JOB,
+        subject: INSTRUMENTATION_SUBJECT,
+        intervalMs: INSTRUMENTATION_INTERVAL_MS,
+        firstDelayMs: 10_000,
+        run: () => backend.runInstrumentation(),
       });
       const latest = await platform.jobs.latest(RETENTION_SUBJECT, RETENTION_JOB);
       if (!latest || (latest.status !== 'queued' && latest.status !== 'running')) {

@@ -5,6 +5,10 @@ import {
   MetricsQuery,
   RETENTION_UPDATED_MESSAGE,
   STATS_UNAVAILABLE_MESSAGE,
+  COSTS_UNAVAILABLE_MESSAGE,
+  INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE,
+  INSTRUMENTED_MESSAGE,
+  InstrumentBody,
   TOKEN_CREATED_MESSAGE,
   TOKEN_DELETED_MESSAGE,
   TokenIdParam,
@@ -38,7 +42,9 @@ import {
 } from './qryn-repository';
 import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
 import { instanceStats } from './stats';
-import { RETENTION_POLICIES, writerRegions } from './storage-resolver';
+import { monthCosts, storedBytesByType } from './costs';
+import { listInstrumented, setInstrumented } from './instrumentation';
+import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage-resolver';
 
 // qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
 // reads are open to the project's members, read-only members included (the Overview); changes, keys and tokens
@@ -145,6 +151,40 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       if (error instanceof ApiError) throw error;
       throw new ApiError(503, STATS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
     }
+  });
+
+  // The month's cost from what the store holds now (costs.ts, docs/qryn.md "Costs").
+  router.add('GET', 'integrations/qryn/costs', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    const policy = RETENTION_POLICIES.find((p) => p.id === instance.ttl_addon_id) ?? RETENTION_POLICIES.find((p) => p.id === DEFAULT_RETENTION_POLICY_ID)!;
+    let bytes;
+    try {
+      bytes = await storedBytesByType(await qryn.storageOf(instance), instance.database_name);
+    } catch {
+      throw new ApiError(503, COSTS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');
+    }
+    sendJson(res, 200, monthCosts({ bytes, policy, fingerprintLimit: instance.fingerprint_limit, nowMs: ctx.clock.nowMs() }));
+  });
+
+  // Instrumentation (instrumentation.ts, docs/qryn.md "Instrumentation"): the project's running ClickHouse clusters
+  // whose system tables the scrape job writes into this instance.
+  router.add('GET', 'integrations/qryn/instrumented-applications', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    sendJson(res, 200, await listInstrumented(ctx.db, instance.id));
+  });
+
+  router.add('POST', 'integrations/qryn/instrument', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(InstrumentBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'write');
+    const clusters = (await qryn.resolver.resources(instance.project_id)).filter((r) => r.kind === 'project');
+    const ids = [...new Set(body.cluster_ids)];
+    const chosen = ids.map((id) => clusters.find((c) => c.clickhouse_cluster_id === id));
+    if (chosen.some((c) => c === undefined)) throw new ValidationError({ cluster_ids: [INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE] });
+    await setInstrumented(ctx.db, instance.id, chosen.map((c) => ({ id: c!.clickhouse_cluster_id, name: c!.name })));
+    sendJson(res, 200, { message: INSTRUMENTED_MESSAGE, applications: await listInstrumented(ctx.db, instance.id) });
   });
 
   router.add('GET', 'integrations/qryn/tokens', async ({ res, query }, scope) => {

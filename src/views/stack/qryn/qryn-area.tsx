@@ -2,6 +2,7 @@
 // (data-ingestion/{group}--{method}) and Config (config), inside the stack's guard. A read-only member sees only the
 // Overview: the other paths lead back to it. The document title is the product name and the page's title.
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { css } from 'styled-system/css';
 import { configLoadErrorMessage } from '../../../../contract/qryn';
@@ -16,6 +17,9 @@ import { QrynOverviewView } from './qryn-overview-view';
 import { qrynQueries } from './qryn-queries';
 import { DEFAULT_INGESTION_METHOD } from './ingestion-pages';
 
+// The qryn View is code-split: only those who open it load it.
+const QrynViewPage = lazy(async () => ({ default: (await import('./qryn-view-page')).QrynViewPage }));
+
 const TABS = [
   { to: '.', label: 'Overview', segment: '' },
   { to: 'auth', label: 'Auth Tokens', segment: 'auth' },
@@ -28,6 +32,7 @@ const segmentOf = (pathname: string) => /\/stack\/qryn\/([^/]+)/.exec(pathname)?
 /** The page title of a path under stack/qryn (the document title's second part). */
 export function qrynPageTitle(pathname: string): string {
   const segment = segmentOf(pathname);
+  if (segment === 'view') return 'qryn View';
   return TABS.find((t) => t.segment === segment)?.label ?? 'Overview';
 }
 
@@ -83,6 +88,16 @@ function QrynPages() {
           {!readOnly && <Route path="data-ingestion" element={<Navigate to={DEFAULT_INGESTION_METHOD} replace />} />}
           {!readOnly && <Route path="data-ingestion/:method" element={<QrynIngestionView config={config.data} />} />}
           {!readOnly && <Route path="config" element={<QrynConfigView config={config.data} />} />}
+          {!readOnly && (
+            <Route
+              path="view"
+              element={
+                <Suspense fallback={<Spinner size="lg" label="Loading the qryn View" />}>
+                  <QrynViewPage config={config.data} />
+                </Suspense>
+              }
+            />
+          )}
           <Route path="*" element={<Navigate to={base} replace />} />
         </Routes>
       )}

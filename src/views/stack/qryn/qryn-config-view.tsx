@@ -15,7 +15,7 @@ import { Card } from '../../../components/ui/card';
 import { Field, Input, NativeSelect } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
-import { formatCents, formatNumber, formatPrice } from '../../../lib/format';
+import { formatBytes, formatCents, formatDate, formatNumber, formatPrice } from '../../../lib/format';
 import { confirmedChangeMachine } from '../../../machines/confirmed-change/confirmed-change.machine';
 import { setQrynSwitch, updateFingerprintLimit, updateQrynRetention, type QrynConfigData } from '../../../services/qryn';
 import type { RetentionPolicy } from '../../../services/stack';
@@ -24,6 +24,8 @@ import { useShellData } from '../../shell/use-shell-data';
 import { retentionLabel } from '../enable-product-dialog';
 import { ConfirmChangeDialog } from './qryn-dialogs';
 import { qrynQueries } from './qryn-queries';
+import { InstrumentationCard } from './qryn-instrumentation-card';
+import { SimpleTable } from './simple-table';
 import { useUrlModal } from './use-url-modal';
 
 export const CACHE_WARNING = (on: boolean) =>
@@ -196,6 +198,35 @@ function FingerprintsLimitCard({ config, projectId }: { config: QrynConfigData; 
   );
 }
 
+const COST_TYPE_LABELS = { logs: 'Logs', metrics: 'Metrics', traces: 'Traces', index: 'Labels index' } as const;
+
+/** This month's cost from what the store holds now (GET costs): storage by kind and tier, and the fingerprints spend. */
+function CostsCard({ projectId }: { projectId: number }) {
+  const costs = useQuery(qrynQueries.costs(projectId));
+  return (
+    <Card title="This month's cost" description="At the volume stored now: stored GB priced by your retention plan's tiers, plus the fingerprints limit's spend.">
+      {costs.isPending && <Spinner label="Loading the costs" />}
+      {costs.isError && <Alert status="error">{(costs.error as Error).message || 'Costs not currently available'}</Alert>}
+      {costs.data && (
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+          <p>
+            {formatDate(costs.data.periodStart * 1000)} – {formatDate(costs.data.periodEnd * 1000 - 1)}, plan {retentionLabel(costs.data.planName)}:{' '}
+            <strong aria-label="Total this month">{formatCents(costs.data.totalCents)}</strong>
+          </p>
+          <SimpleTable
+            label="Cost by kind of data"
+            columns={['Data', 'Stored', 'Cost']}
+            rows={[
+              ...costs.data.storage.map((line) => ({ key: COST_TYPE_LABELS[line.type], cells: [formatBytes(line.bytes), formatCents(line.cents)] })),
+              { key: 'Fingerprints limit', cells: [costs.data.fingerprintLimit === 0 ? 'off' : formatNumber(costs.data.fingerprintLimit), formatCents(costs.data.fingerprintCents)] },
+            ]}
+          />
+        </div>
+      )}
+    </Card>
+  );
+}
+
 export function QrynConfigView({ config }: { config: QrynConfigData }) {
   const projectId = useShellData().currentProject!.id;
   return (
@@ -209,6 +240,8 @@ export function QrynConfigView({ config }: { config: QrynConfigData }) {
         </div>
       </Card>
       {!config.trial && <FingerprintsLimitCard config={config} projectId={projectId} />}
+      <CostsCard projectId={projectId} />
+      <InstrumentationCard projectId={projectId} />
     </div>
   );
 }

@@ -125,7 +125,7 @@ function SnippetTabs({ config, projectSlug }: { config: QrynConfigData; projectS
   );
 }
 
-function SideCard({ config }: { config: QrynConfigData }) {
+function SideCard({ config, projectSlug }: { config: QrynConfigData; projectSlug: string }) {
   return (
     <Card title="qryn">
       <ul className={css({ display: 'flex', flexDirection: 'column', gap: '3', listStyle: 'none', p: '0' })}>
@@ -135,10 +135,9 @@ function SideCard({ config }: { config: QrynConfigData }) {
           </a>
         </li>
         <li>
-          {/* docs/qryn.md: the qryn View (an explore page) is not built yet; Grafana datasources read the instance. */}
-          <span aria-disabled="true" title="The qryn View is not available in this installation yet: point a Grafana datasource at your instance URL." className={css({ color: 'fg.muted' })}>
-            qryn View (not available yet)
-          </span>
+          <Link to={`/${projectSlug}/stack/qryn/view`} className={css({ color: 'accent.text', textDecoration: 'underline' })}>
+            qryn View
+          </Link>
         </li>
         <li className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
           <span className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>Your qryn Instance</span>
@@ -196,7 +195,7 @@ export function QrynOverviewView({ config }: { config: QrynConfigData }) {
         </div>
         {!readOnly && (
           <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
-            <SideCard config={config} />
+            <SideCard config={config} projectSlug={project.slug} />
             <Card title="Keys and subscription">
               <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
                 <RotateKeys projectId={project.id} />

@@ -1,7 +1,7 @@
 // The qryn pages' queries: one key per call and project, ten seconds fresh and no retries (spec 001 §9).
 import { queryOptions } from '@tanstack/react-query';
-import { currentMonth, getQrynConfig, getQrynMetrics, listQrynTokens } from '../../../services/qryn';
-import { listRetentionPolicies } from '../../../services/stack';
+import { currentMonth, getQrynConfig, getQrynCosts, listInstrumentedApplications, getQrynMetrics, listQrynTokens } from '../../../services/qryn';
+import { listCloudResources, listRetentionPolicies } from '../../../services/stack';
 
 const STALE_MS = 10_000;
 const HOUR_MS = 3_600_000;
@@ -10,6 +10,11 @@ export const qrynQueries = {
   config: (projectId: number) => queryOptions({ queryKey: ['qryn', projectId, 'config'], queryFn: () => getQrynConfig(projectId), staleTime: STALE_MS, retry: false }),
   metrics: (projectId: number) =>
     queryOptions({ queryKey: ['qryn', projectId, 'metrics'], queryFn: () => getQrynMetrics(projectId, currentMonth(Date.now())), staleTime: STALE_MS, retry: false }),
+  costs: (projectId: number) => queryOptions({ queryKey: ['qryn', projectId, 'costs'], queryFn: () => getQrynCosts(projectId), staleTime: STALE_MS, retry: false }),
+  instrumented: (projectId: number) =>
+    queryOptions({ queryKey: ['qryn', projectId, 'instrumented'], queryFn: () => listInstrumentedApplications(projectId), staleTime: STALE_MS, retry: false }),
+  cloudResources: (projectId: number) =>
+    queryOptions({ queryKey: ['qryn', projectId, 'cloud-resources'], queryFn: () => listCloudResources('qryn', projectId), staleTime: STALE_MS, retry: false }),
   tokens: (projectId: number) => queryOptions({ queryKey: ['qryn', projectId, 'tokens'], queryFn: () => listQrynTokens(projectId), staleTime: STALE_MS, retry: false }),
   retentionPolicies: () => queryOptions({ queryKey: ['qryn', 'retention-policies'], queryFn: listRetentionPolicies, staleTime: HOUR_MS, retry: false }),
 };
