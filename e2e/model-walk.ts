@@ -97,9 +97,9 @@ function allIds(machine: AnyStateMachine): { states: string[]; transitions: stri
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Replays a path on a node actor: what each step covers, and the first step a browser cannot take. */
-async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: ModelPath): Promise<PlannedPath> {
-  let stepTransitions: string[] = [];
+/** A node actor of the machine (the studio's driver) and the transitions it takes, which the caller empties per step. */
+function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>) {
+  const stepTransitions: string[] = [];
   const driver = createMachineDriver(model.machine, {
     input: model.samples.input,
     onTransition: (t: AnyTransitionDefinition) => {
@@ -107,6 +107,12 @@ async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: Mod
       if (id) stepTransitions.push(id);
     },
   });
+  return { driver, stepTransitions };
+}
+
+/** Replays a path on a node actor: what each step covers, and the first step a browser cannot take. */
+async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: ModelPath): Promise<PlannedPath> {
+  const { driver, stepTransitions } = trackedDriver(model);
   const planned: PlannedPath = { path, states: new Set(), transitions: new Set() };
   const blockedBy = (step: number, event: AnyEventObject, leaves: string[]): string | undefined => {
     const entry = model.events[event.type];
@@ -124,7 +130,7 @@ async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: Mod
   driver.actor.start();
   try {
     for (const [index, step] of path.steps.entries()) {
-      stepTransitions = index === 0 ? stepTransitions : [];
+      if (index > 0) stepTransitions.splice(0);
       if (index > 0) await driver.perform(step.event);
       const nodes = driver.actor.getSnapshot()._nodes;
       const leaves = activeLeafKeys(driver.actor.getSnapshot());
@@ -267,14 +273,7 @@ async function walkPath(
   baseURL: string,
   covered: { states: Set<string>; transitions: Set<string> },
 ): Promise<void> {
-  const stepTransitions: string[] = [];
-  const driver = createMachineDriver(model.machine, {
-    input: model.samples.input,
-    onTransition: (t: AnyTransitionDefinition) => {
-      const id = transitionId(t);
-      if (id) stepTransitions.push(id);
-    },
-  });
+  const { driver, stepTransitions } = trackedDriver(model);
   const walk = await model.open({ browser, baseURL, path });
   driver.actor.start();
   try {
