@@ -111,7 +111,8 @@ export function setup(): void {
 export function teardown(): void {
   // Silent when the run had no model tests (e.g. `npx vitest run tests/api`).
   const rows = readCoverage();
-  if (rows.length) process.stdout.write(`\n${formatCoverageTable(rows, readCoverage(browserCoverageDir))}\n`);
+  // jsdom only: the browser walk runs after vitest (scripts/test.sh prints both once Playwright is done).
+  if (rows.length) process.stdout.write(`\n${formatCoverageTable(rows)}\n`);
 }
 
 if (process.argv[1]?.endsWith('model-coverage.ts') && !process.env.VITEST) {
