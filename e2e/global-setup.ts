@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.config';
+import { clearBrowserCoverage } from '../tests/support/model-coverage';
 import { startTestPlatform } from '../tests/support/start-platform';
 import { BASE_URL_ENV, demoAccounts, demoRoles, storageStatePath } from './demo-accounts';
 import { signInThroughConsole } from './login-page';
@@ -23,6 +24,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw new Error(`${chromiumLaunchOptions.executablePath} is missing: run scripts/install-chromium.sh as root.`);
   }
   ensureConsoleBuilt();
+  // The model walks (e2e/paths-*.spec.ts) write this run's browser coverage afresh.
+  clearBrowserCoverage();
   const platform = await startTestPlatform({ seed: true });
   process.env[BASE_URL_ENV] = platform.url;
   try {

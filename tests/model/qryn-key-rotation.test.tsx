@@ -4,6 +4,10 @@
 import { useSelector } from '@xstate/react';
 import { expect } from 'vitest';
 import { ROTATE_KEYS_NOTE, ROTATE_KEYS_QUESTION, qrynKeyRotationMachine } from '../../src/machines/qryn-key-rotation/qryn-key-rotation.machine';
+import {
+  SAMPLE_ROTATION_FAILURE,
+  qrynKeyRotationEvents,
+} from '../../src/machines/qryn-key-rotation/qryn-key-rotation.samples';
 import { RotateKeysDialog } from '../../src/views/stack/qryn/qryn-dialogs';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
@@ -14,15 +18,9 @@ const toasts: string[] = [];
 const machine = qrynKeyRotationMachine.provide({
   actions: { notifyRotated: (_, params) => void toasts.push(params.message), refreshConfig: () => undefined },
 });
-const keys = { apiKey: 'qk_new', apiSecret: 'qs_new_secret', message: 'API keys rotated successfully' };
 
-const events = {
-  'rotation.open': [{ type: 'rotation.open' }],
-  'rotation.confirm': [{ type: 'rotation.confirm' }],
-  'rotation.cancel': [{ type: 'rotation.cancel' }],
-  'xstate.done.actor.rotateKeys': [{ type: 'xstate.done.actor.rotateKeys', output: keys }],
-  'xstate.error.actor.rotateKeys': [{ type: 'xstate.error.actor.rotateKeys', error: Object.assign(new Error('x'), { description: 'The storage is not available.' }) }],
-} satisfies ModelEvents<typeof machine>;
+// The same samples the browser walk and the statechart studio play.
+const events = qrynKeyRotationEvents satisfies ModelEvents<typeof machine>;
 
 const states = {
   closed: (s) => {
@@ -35,7 +33,7 @@ const states = {
     expect(s.context.keys).toEqual({ apiKey: 'qk_new', apiSecret: 'qs_new_secret' });
     expect(toasts.at(-1)).toBe('API keys rotated successfully');
   },
-  failed: (s) => expect(s.context.error).toBe('The storage is not available.'),
+  failed: (s) => expect(s.context.error).toBe(SAMPLE_ROTATION_FAILURE),
 } satisfies ModelStates<typeof machine>;
 
 function Harness({ actor }: { actor: Parameters<typeof RotateKeysDialog>[0]['actor'] }) {

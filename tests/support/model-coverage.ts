@@ -10,11 +10,15 @@ export interface MachineCoverage {
   states: { covered: number; total: number; missing: string[] };
   transitions: { covered: number; total: number; missing: string[] };
   paths: { generated: number; machine: number; view: number };
+  /** Browser coverage only: why each state or transition the walk did not cover cannot be reached in a browser. */
+  reasons?: Record<string, string>;
 }
 
 // Relative to the working directory, not import.meta.url: under vitest's jsdom environment that URL is not a file
 // URL. vitest, scripts/test.sh and the CLI below all run from the repository root.
 const coverageDir = resolve(process.cwd(), '.tmp', 'model-coverage');
+// The browser walks (e2e/model-walk.ts) write theirs here; Playwright's global setup clears it, vitest's does not.
+export const browserCoverageDir = join(coverageDir, 'browser');
 
 function fileName(machine: string): string {
   return `${machine.replace(/[^a-zA-Z0-9._-]+/g, '-')}.json`;
@@ -23,6 +27,15 @@ function fileName(machine: string): string {
 export function writeCoverage(coverage: MachineCoverage): void {
   mkdirSync(coverageDir, { recursive: true });
   writeFileSync(join(coverageDir, fileName(coverage.machine)), `${JSON.stringify(coverage, null, 2)}\n`);
+}
+
+export function writeBrowserCoverage(coverage: MachineCoverage): void {
+  mkdirSync(browserCoverageDir, { recursive: true });
+  writeFileSync(join(browserCoverageDir, fileName(coverage.machine)), `${JSON.stringify(coverage, null, 2)}\n`);
+}
+
+export function clearBrowserCoverage(): void {
+  rmSync(browserCoverageDir, { recursive: true, force: true });
 }
 
 export function readCoverage(dir = coverageDir): MachineCoverage[] {
@@ -41,15 +54,28 @@ function percent(covered: number, total: number): string {
   return total === 0 ? '-' : `${Math.floor((covered / total) * 100)}%`;
 }
 
-export function formatCoverageTable(rows: MachineCoverage[]): string {
-  if (rows.length === 0) return 'Model coverage: no model-based test wrote coverage.';
-  const header = ['machine', 'states', 'transitions', 'paths (machine / view)'];
-  const body = rows.map((row) => [
-    row.machine,
-    `${row.states.covered}/${row.states.total} ${percent(row.states.covered, row.states.total)}`,
-    `${row.transitions.covered}/${row.transitions.total} ${percent(row.transitions.covered, row.transitions.total)}`,
-    `${row.paths.machine} / ${row.paths.view} of ${row.paths.generated}`,
-  ]);
+const ratio = (part: { covered: number; total: number }) => `${part.covered}/${part.total} ${percent(part.covered, part.total)}`;
+
+/** jsdom rows, and next to each the browser walk's states and transitions when one ran for that machine. */
+export function formatCoverageTable(rows: MachineCoverage[], browserRows: MachineCoverage[] = []): string {
+  if (rows.length === 0 && browserRows.length === 0) return 'Model coverage: no model-based test wrote coverage.';
+  const browser = new Map(browserRows.map((row) => [row.machine, row]));
+  const names = [...new Set([...rows.map((r) => r.machine), ...browserRows.map((r) => r.machine)])].sort((a, b) => a.localeCompare(b));
+  const jsdom = new Map(rows.map((row) => [row.machine, row]));
+  const header = ['machine', 'states (jsdom)', 'transitions (jsdom)', 'paths (machine / view)', 'states (browser)', 'transitions (browser)', 'browser paths'];
+  const body = names.map((name) => {
+    const row = jsdom.get(name);
+    const walked = browser.get(name);
+    return [
+      name,
+      row ? ratio(row.states) : '-',
+      row ? ratio(row.transitions) : '-',
+      row ? `${row.paths.machine} / ${row.paths.view} of ${row.paths.generated}` : '-',
+      walked ? ratio(walked.states) : '-',
+      walked ? ratio(walked.transitions) : '-',
+      walked ? `${walked.paths.view} of ${walked.paths.generated}` : '-',
+    ];
+  });
   const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
   const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
@@ -57,22 +83,38 @@ export function formatCoverageTable(rows: MachineCoverage[]): string {
     ...row.states.missing.map((s) => `  ${row.machine}: state not reached: ${s}`),
     ...row.transitions.missing.map((t) => `  ${row.machine}: transition not taken: ${t}`),
   ]);
-  return ['Model coverage', line(header), rule, ...body.map(line), ...(missing.length ? ['Not covered:', ...missing] : [])].join(
-    '\n',
-  );
+  // What the browser walk leaves to jsdom, grouped by reason: each reason once, then what it keeps out of the walk.
+  const onlyJsdom = browserRows.flatMap((row) => {
+    const byReason = new Map<string, string[]>();
+    for (const id of [...row.states.missing, ...row.transitions.missing]) {
+      const reason = row.reasons?.[id] ?? 'not walked';
+      byReason.set(reason, [...(byReason.get(reason) ?? []), id]);
+    }
+    return [...byReason.entries()].flatMap(([reason, ids]) => [`  ${row.machine}: ${reason}`, ...ids.map((id) => `      ${id}`)]);
+  });
+  return [
+    'Model coverage (jsdom: tests/model; browser: e2e/paths-*.spec.ts)',
+    line(header),
+    rule,
+    ...body.map(line),
+    ...(missing.length ? ['Not covered in jsdom:', ...missing] : []),
+    ...(onlyJsdom.length ? ['Only jsdom reaches (the browser walk cannot, and why):', ...onlyJsdom] : []),
+  ].join('\n');
 }
 
 // vitest globalSetup hooks
 export function setup(): void {
-  rmSync(coverageDir, { recursive: true, force: true });
+  // The jsdom files only: the browser walk's files are Playwright's to clear.
+  for (const file of readCoverage().map((row) => fileName(row.machine))) rmSync(join(coverageDir, file), { force: true });
 }
 
 export function teardown(): void {
   // Silent when the run had no model tests (e.g. `npx vitest run tests/api`).
   const rows = readCoverage();
+  // jsdom only: the browser walk runs after vitest (scripts/test.sh prints both once Playwright is done).
   if (rows.length) process.stdout.write(`\n${formatCoverageTable(rows)}\n`);
 }
 
 if (process.argv[1]?.endsWith('model-coverage.ts') && !process.env.VITEST) {
-  process.stdout.write(`${formatCoverageTable(readCoverage())}\n`);
+  process.stdout.write(`${formatCoverageTable(readCoverage(), readCoverage(browserCoverageDir))}\n`);
 }

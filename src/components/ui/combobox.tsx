@@ -33,6 +33,8 @@ export function Combobox({ label, items, value, onValueChange, placeholder = 'Se
       name={name}
       disabled={disabled}
       openOnClick
+      // Typing highlights the first match, so Enter takes it (keyboard use; the list still opens on arrows).
+      inputBehavior="autohighlight"
       positioning={{ sameWidth: true }}
     >
       <ArkCombobox.Label className={styles.label}>{label}</ArkCombobox.Label>

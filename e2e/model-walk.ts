@@ -1,0 +1,305 @@
+// Model-based paths walked in the real browser against the running platform. The paths come from the same generator
+// the jsdom model tests and the statechart studio use (src/lib/model-paths.ts, with the machine's sample events);
+// each machine's browser model maps every leaf state to what a person sees and every event type to what a person
+// does (or, for what a browser cannot cause, to a request gate that makes the server answer as the event says).
+// The map is checked complete against the machine when the spec runs: a state or event without an entry fails,
+// and an entry may only be left out of the walk with a reason (`unreachable`), which the coverage table prints.
+//
+// Which paths are walked: every generated path is first replayed on a real actor of the machine in node (the same
+// driver the studio steps with) to learn the states and transitions it covers; paths that need an unreachable state,
+// event or sample are set aside (their first such step names the reason for what only they cover); of the rest, a
+// greedy pick keeps the fewest paths that cover everything the walkable paths cover, shortest first. In the browser,
+// each path runs on a fresh page from the model's `open`, and after every step the walk asserts what a person sees
+// for each active leaf state, with the node actor kept in step to tell which states those are and which transitions
+// were taken. Coverage is written to .tmp/model-coverage/browser/<machine>.json for the table `npm test` prints.
+import type { Browser, Page } from '@playwright/test';
+import type { AnyEventObject, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
+import {
+  activeLeafKeys,
+  allStateNodes,
+  createMachineDriver,
+  describeEvent,
+  generateModelPaths,
+  isLeaf,
+  keyOf,
+  transitionId,
+  transitionsOf,
+  type ModelPath,
+  type ModelSamples,
+} from '../src/lib/model-paths';
+import { writeBrowserCoverage } from '../tests/support/model-coverage';
+import { expect, test } from './fixtures';
+
+export interface Unreachable {
+  unreachable: string;
+}
+
+export interface WalkContext<TWorld> {
+  page: Page;
+  world: TWorld;
+}
+
+export type StateCheck<TWorld> = (walk: WalkContext<TWorld>) => Promise<void>;
+
+export interface EventAction<TWorld> {
+  /** What a person does for this event (or the gate's answer for an outcome). */
+  perform: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
+  /** A sample of this event a browser cannot produce, with the reason; undefined when it can. */
+  unreachableSample?: (event: AnyEventObject) => string | undefined;
+}
+
+export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
+  /** Same name as the machine's jsdom model test, so the table puts both on one row. */
+  name: string;
+  machine: TMachine;
+  samples: ModelSamples;
+  states: Record<string, StateCheck<TWorld> | Unreachable>;
+  events: Record<string, EventAction<TWorld> | Unreachable>;
+  /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
+  open: (args: { browser: Browser; baseURL: string; path: ModelPath }) => Promise<WalkContext<TWorld> & { close: () => Promise<void> }>;
+}
+
+const isUnreachable = (entry: unknown): entry is Unreachable => typeof (entry as Unreachable | undefined)?.unreachable === 'string';
+
+interface PlannedPath {
+  path: ModelPath;
+  states: Set<string>;
+  transitions: Set<string>;
+  /** Set when the path needs something a browser cannot do: the reason and what that step would cover. */
+  blocked?: { reason: string; at: number; covers: Map<string, number> };
+}
+
+/** The map against the machine: every leaf state and every event type the machine handles has an entry. */
+export function mapProblems(model: BrowserModel<AnyStateMachine, unknown>): string[] {
+  const nodes = allStateNodes(model.machine.root);
+  const leaves = nodes.filter(isLeaf).map(keyOf);
+  const eventTypes = new Set(
+    [model.machine.root, ...nodes]
+      .flatMap(transitionsOf)
+      .map((t) => t.eventType)
+      .filter((type) => type !== '' && !type.startsWith('xstate.after.') && !type.startsWith('xstate.done.state.') && type !== '*'),
+  );
+  return [
+    ...leaves.filter((key) => !(key in model.states)).map((key) => `state '${key}' has no entry in the browser map`),
+    ...Object.keys(model.states).filter((key) => !leaves.includes(key)).map((key) => `the browser map names state '${key}', which the machine does not have`),
+    ...[...eventTypes].filter((type) => !(type in model.events)).map((type) => `event '${type}' has no entry in the browser map`),
+    ...Object.keys(model.events).filter((type) => !eventTypes.has(type)).map((type) => `the browser map names event '${type}', which the machine does not handle`),
+  ];
+}
+
+function allIds(machine: AnyStateMachine): { states: string[]; transitions: string[] } {
+  const nodes = allStateNodes(machine.root);
+  return {
+    states: nodes.map(keyOf),
+    transitions: [machine.root, ...nodes].flatMap(transitionsOf).map(transitionId).filter((id): id is string => id !== undefined),
+  };
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A node actor of the machine (the studio's driver) and the transitions it takes, which the caller empties per step. */
+function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>) {
+  const stepTransitions: string[] = [];
+  const driver = createMachineDriver(model.machine, {
+    input: model.samples.input,
+    onTransition: (t: AnyTransitionDefinition) => {
+      const id = transitionId(t);
+      if (id) stepTransitions.push(id);
+    },
+  });
+  return { driver, stepTransitions };
+}
+
+/** Replays a path on a node actor: what each step covers, and the first step a browser cannot take. */
+async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: ModelPath): Promise<PlannedPath> {
+  const { driver, stepTransitions } = trackedDriver(model);
+  const planned: PlannedPath = { path, states: new Set(), transitions: new Set() };
+  const blockedBy = (step: number, event: AnyEventObject, leaves: string[]): string | undefined => {
+    const entry = model.events[event.type];
+    if (step > 0 && isUnreachable(entry)) return entry.unreachable;
+    if (step > 0 && entry && !isUnreachable(entry)) {
+      const reason = entry.unreachableSample?.(event);
+      if (reason) return reason;
+    }
+    for (const leaf of leaves) {
+      const state = model.states[leaf];
+      if (isUnreachable(state)) return state.unreachable;
+    }
+    return undefined;
+  };
+  driver.actor.start();
+  try {
+    for (const [index, step] of path.steps.entries()) {
+      if (index > 0) stepTransitions.splice(0);
+      if (index > 0) await driver.perform(step.event);
+      const nodes = driver.actor.getSnapshot()._nodes;
+      const leaves = activeLeafKeys(driver.actor.getSnapshot());
+      if (!planned.blocked) {
+        const reason = blockedBy(index, step.event, leaves);
+        if (reason) planned.blocked = { reason, at: index, covers: new Map() };
+      }
+      // Past the first step a browser cannot take, what the path covers is only reachable this way: the reason
+      // stands for it, the more surely the closer it comes after that step.
+      const ids = [...nodes.map(keyOf).filter(Boolean), ...stepTransitions];
+      if (planned.blocked) for (const id of ids) if (!planned.blocked.covers.has(id)) planned.blocked.covers.set(id, index - planned.blocked.at);
+      for (const node of nodes) if (!planned.blocked && keyOf(node)) planned.states.add(keyOf(node));
+      for (const id of stepTransitions) if (!planned.blocked) planned.transitions.add(id);
+      if (!sameValue(driver.actor.getSnapshot().value, step.value)) throw new Error(`path left the model at step ${index}`);
+    }
+  } finally {
+    driver.actor.stop();
+  }
+  return planned;
+}
+
+/**
+ * An edge path reaches its edge by the shortest path to the edge's source, which may need what a browser cannot do
+ * (e.g. a state the server only gives on a later visit) although a walkable path passes through the same state. For
+ * each blocked path's last step, try it after every walkable path's visit of the state it starts from; a splice
+ * that leaves the model (the replay ends elsewhere) is dropped.
+ */
+async function splicedEdges(model: BrowserModel<AnyStateMachine, unknown>, planned: PlannedPath[]): Promise<PlannedPath[]> {
+  const walkable = planned.filter((p) => !p.blocked);
+  const reachable = new Set(walkable.flatMap((p) => [...p.states, ...p.transitions]));
+  const spliced: PlannedPath[] = [];
+  const tried = new Set<string>();
+  for (const blocked of planned) {
+    if (!blocked.blocked || blocked.path.steps.length < 2) continue;
+    const last = blocked.path.steps.at(-1)!;
+    const from = blocked.path.steps.at(-2)!.value;
+    for (const path of walkable) {
+      const at = path.path.steps.findIndex((step) => sameValue(step.value, from));
+      if (at < 0) continue;
+      const steps = [...path.path.steps.slice(0, at + 1), last];
+      const key = JSON.stringify(steps.map((s) => s.event));
+      if (tried.has(key)) continue;
+      tried.add(key);
+      const candidate: ModelPath = { kind: 'edge', steps, description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → ') };
+      const result = await planPath(model, candidate).catch(() => undefined);
+      if (!result || result.blocked) continue;
+      if ([...result.transitions].some((id) => !reachable.has(id))) {
+        spliced.push(result);
+        for (const id of [...result.states, ...result.transitions]) reachable.add(id);
+      }
+    }
+  }
+  return spliced;
+}
+
+/** The fewest walkable paths that cover what all walkable paths cover (greedy, shortest first on ties). */
+function pickPaths(planned: PlannedPath[]): PlannedPath[] {
+  const walkable = planned.filter((p) => !p.blocked).sort((a, b) => a.path.steps.length - b.path.steps.length);
+  const covered = new Set<string>();
+  const gain = (p: PlannedPath) => [...p.states, ...p.transitions].filter((id) => !covered.has(id)).length;
+  const picked: PlannedPath[] = [];
+  for (;;) {
+    let best: PlannedPath | undefined;
+    for (const candidate of walkable) if (gain(candidate) > (best ? gain(best) : 0)) best = candidate;
+    if (!best) return picked;
+    picked.push(best);
+    for (const id of [...best.states, ...best.transitions]) covered.add(id);
+  }
+}
+
+/**
+ * Registers the browser walk of a machine: a test that the map is complete, one test per picked path, and a
+ * coverage test that fails when something a browser can reach was not covered. Call inside a spec file.
+ */
+export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(title: string, model: BrowserModel<TMachine, TWorld>): void {
+  const anyModel = model as unknown as BrowserModel<AnyStateMachine, unknown>;
+  const ids = allIds(model.machine);
+  const covered = { states: new Set<string>(), transitions: new Set<string>() };
+  let plan: { picked: PlannedPath[]; generated: number; reasons: Map<string, string> } | undefined;
+  const planOnce = async () => {
+    if (plan) return plan;
+    const generated = generateModelPaths(model.machine, model.samples);
+    const planned = await Promise.all(generated.map((path) => planPath(anyModel, path)));
+    planned.push(...(await splicedEdges(anyModel, planned)));
+    const picked = pickPaths(planned);
+    const reachable = new Set(picked.flatMap((p) => [...p.states, ...p.transitions]));
+    // What only blocked paths reach, with the reason of the step that reaches it first.
+    const closest = new Map<string, { reason: string; distance: number }>();
+    for (const p of planned) {
+      if (!p.blocked) continue;
+      for (const [id, distance] of p.blocked.covers) {
+        if (!reachable.has(id) && distance < (closest.get(id)?.distance ?? Infinity)) closest.set(id, { reason: p.blocked.reason, distance });
+      }
+    }
+    const reasons = new Map([...closest].map(([id, { reason }]) => [id, reason]));
+    plan = { picked, generated: generated.length, reasons };
+    return plan;
+  };
+
+  test.describe(title, () => {
+    test.describe.configure({ mode: 'serial' });
+
+    test('the browser map covers every state and event of the machine', () => {
+      expect(mapProblems(anyModel)).toEqual([]);
+    });
+
+    // Playwright needs the tests at collection time; the paths are generated then (a few ms in node).
+    const generated = generateModelPaths(model.machine, model.samples);
+    test('walks the picked generated paths', async ({ browser, baseURL }) => {
+      const { picked } = await planOnce();
+      test.setTimeout(60_000 * Math.max(1, picked.length));
+      for (const [n, { path }] of picked.entries()) {
+        await test.step(`path ${n + 1}/${picked.length} (${path.kind}): ${path.description}`, async () => {
+          await walkPath(anyModel, path, browser, baseURL!, covered);
+        });
+      }
+    });
+
+    test('covers every state and transition a browser can reach', async () => {
+      const { reasons } = await planOnce();
+      const missingStates = ids.states.filter((id) => !covered.states.has(id));
+      const missingTransitions = ids.transitions.filter((id) => !covered.transitions.has(id));
+      writeBrowserCoverage({
+        machine: model.name,
+        states: { covered: ids.states.length - missingStates.length, total: ids.states.length, missing: missingStates },
+        transitions: { covered: ids.transitions.length - missingTransitions.length, total: ids.transitions.length, missing: missingTransitions },
+        paths: { generated: generated.length, machine: 0, view: plan?.picked.length ?? 0 },
+        reasons: Object.fromEntries([...missingStates, ...missingTransitions].map((id) => [id, reasons.get(id) ?? 'not walked'])),
+      });
+      const unexplained = [...missingStates, ...missingTransitions].filter((id) => !reasons.has(id));
+      expect(unexplained, 'reachable in the browser but not covered by the walk').toEqual([]);
+    });
+  });
+}
+
+async function walkPath(
+  model: BrowserModel<AnyStateMachine, unknown>,
+  path: ModelPath,
+  browser: Browser,
+  baseURL: string,
+  covered: { states: Set<string>; transitions: Set<string> },
+): Promise<void> {
+  const { driver, stepTransitions } = trackedDriver(model);
+  const walk = await model.open({ browser, baseURL, path });
+  driver.actor.start();
+  try {
+    for (const [index, step] of path.steps.entries()) {
+      if (index > 0 && step.event.type.startsWith('xstate.after.')) {
+        // The page's own timer: the next state's check waits for it.
+        await driver.perform(step.event);
+      } else if (index > 0) {
+        const action = model.events[step.event.type];
+        if (!action || isUnreachable(action)) throw new Error(`event '${step.event.type}' cannot be performed in the browser`);
+        await test.step(`does ${describeEvent(step.event)}`, () => action.perform(walk, step.event));
+        await driver.perform(step.event);
+      }
+      const snapshot = driver.actor.getSnapshot();
+      expect(snapshot.value, 'the node actor follows the path').toEqual(step.value);
+      for (const leaf of activeLeafKeys(snapshot)) {
+        const check = model.states[leaf];
+        if (!check || isUnreachable(check)) throw new Error(`state '${leaf}' has no browser check`);
+        await test.step(`sees ${leaf}`, () => check(walk));
+      }
+      // Counted only once the browser showed the states the step leads to.
+      for (const node of snapshot._nodes) if (keyOf(node)) covered.states.add(keyOf(node));
+      for (const id of stepTransitions.splice(0)) covered.transitions.add(id);
+    }
+  } finally {
+    driver.actor.stop();
+    await walk.close();
+  }
+}
