@@ -40,6 +40,8 @@ export interface PlatformConfig {
    * (server/api/read-cache.ts). `on` (default) = 1000, `off` or 0 turns it off, a number sets the time.
    */
   readCacheMs?: number;
+  /** SECRETS_ENCRYPTION_KEY: when set, signing and cookie keys are stored encrypted with it (docs/security.md). */
+  secretsEncryptionKey?: string;
 }
 
 export const DEFAULT_READ_CACHE_MS = 1_000;
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
     hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
     readCacheMs: parseReadCache(env.READ_CACHE),
+    secretsEncryptionKey: env.SECRETS_ENCRYPTION_KEY || undefined,
   };
 }
 
