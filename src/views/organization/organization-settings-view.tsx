@@ -124,7 +124,7 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
 
   return (
     <Page>
-      <Card title={`${organization?.name ?? 'Organization'} Team`}>
+      <Card title={<><bdi>{organization?.name ?? 'Organization'}</bdi> Team</>}>
         {sorted.length === 0 ? (
           <p className={css({ color: 'fg.muted' })}>There are no users yet.</p>
         ) : (
@@ -132,8 +132,8 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
             {sorted.map((member) => (
               <li key={member.id} aria-label={displayName(member)} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
                 <div className={css({ flex: '1', minW: '48' })}>
-                  <div className={css({ fontWeight: 'medium' })}>{displayName(member)}</div>
-                  <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>{member.email}</div>
+                  <div dir="auto" className={css({ fontWeight: 'medium' })}>{displayName(member)}</div>
+                  <div dir="auto" className={css({ color: 'fg.muted', fontSize: 'sm' })}>{member.email}</div>
                 </div>
                 {member.owner && <Badge tone="accent">Owner</Badge>}
                 {member.readOnly && <Badge tone="warning">Read-Only</Badge>}
@@ -161,9 +161,9 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
             {invitations.data.map((invite) => (
               <li key={invite.id} aria-label={invite.invitedUserEmail} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
                 <div className={css({ flex: '1', minW: '48' })}>
-                  <div>{invite.invitedUserEmail}</div>
+                  <div dir="auto">{invite.invitedUserEmail}</div>
                   <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                    Invited by {invite.invitingUserName || 'an owner'} · {invite.expired ? 'expired' : `expires ${formatDate(invite.expiresAt)}`}
+                    Invited by <bdi>{invite.invitingUserName || 'an owner'}</bdi> · {invite.expired ? 'expired' : `expires ${formatDate(invite.expiresAt)}`}
                   </div>
                 </div>
                 {invite.readOnly && <Badge tone="warning">Read-Only</Badge>}

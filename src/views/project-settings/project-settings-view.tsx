@@ -99,7 +99,7 @@ function ProjectSettings({ project, organizationId }: { project: { id: number; n
 
   return (
     <Page>
-      <Card title="Project Team" description={`Members of ${project.name}.`}>
+      <Card title="Project Team" description={<>Members of <bdi>{project.name}</bdi>.</>}>
         {team.isPending ? (
           <Spinner />
         ) : team.data.length === 0 ? (
