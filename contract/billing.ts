@@ -1,4 +1,5 @@
 import { Schema } from 'effect';
+import { maxTextCheck, nameTextChecks, TEXT_LIMITS } from './text-rules';
 import { Id, IdFromString, Timestamp, requiredString } from './common';
 import { TAX_ID_TYPE_CODES, taxIdTypesFor, taxIdValueProblem } from './tax-ids';
 
@@ -17,7 +18,9 @@ const billingAccountId = Id.annotateKey({ messageMissingKey: BILLING_ACCOUNT_ID_
 
 /** POST billing/ */
 export const CreateBillingAccountBody = Schema.Struct({
-  name: Schema.Trim.pipe(Schema.check(Schema.isMinLength(3, { message: BILLING_ACCOUNT_NAME_MESSAGE }))).annotateKey({
+  name: Schema.Trim.pipe(
+    Schema.check(Schema.isMinLength(3, { message: BILLING_ACCOUNT_NAME_MESSAGE }), ...nameTextChecks(TEXT_LIMITS.billingAccountName, 'The billing account name')),
+  ).annotateKey({
     messageMissingKey: BILLING_ACCOUNT_NAME_MESSAGE,
   }),
   default: Schema.optionalKey(Schema.Boolean),
@@ -99,7 +102,7 @@ export const AddTaxIdBody = Schema.Struct({
   type: requiredString(TAX_ID_TYPE_MISSING).pipe(
     Schema.check(Schema.makeFilter((t: string) => t === '' || TAX_ID_TYPE_CODES.includes(t) || TAX_ID_TYPE_UNKNOWN)),
   ),
-  value: Schema.Trim.pipe(Schema.check(Schema.isMinLength(1, { message: TAX_ID_VALUE_MISSING }))).annotateKey({
+  value: Schema.Trim.pipe(Schema.check(Schema.isMinLength(1, { message: TAX_ID_VALUE_MISSING }), ...nameTextChecks(TEXT_LIMITS.taxIdValue, 'The tax id value'))).annotateKey({
     messageMissingKey: TAX_ID_VALUE_MISSING,
   }),
 }).pipe(
@@ -122,12 +125,12 @@ export const AddTaxIdResponse = Schema.Struct({ message: Schema.String, tax_id: 
 
 /** The card form of the console (address part); the card itself is checked by the payment provider. */
 export const CardAddressForm = Schema.Struct({
-  address: requiredString('The address is required'),
-  address2: Schema.optionalKey(Schema.String),
-  city: requiredString('The city is required'),
-  postal_code: requiredString('The postal code is required'),
+  address: requiredString('The address is required').pipe(Schema.check(...nameTextChecks(TEXT_LIMITS.addressLine, 'The address'))),
+  address2: Schema.optionalKey(Schema.String.pipe(Schema.check(maxTextCheck(TEXT_LIMITS.addressLine)))),
+  city: requiredString('The city is required').pipe(Schema.check(...nameTextChecks(TEXT_LIMITS.city, 'The city'))),
+  postal_code: requiredString('The postal code is required').pipe(Schema.check(...nameTextChecks(TEXT_LIMITS.postalCode, 'The postal code'))),
   country: requiredString('The country is required.'),
-  phone: requiredString('The phone is required'),
+  phone: requiredString('The phone is required').pipe(Schema.check(...nameTextChecks(TEXT_LIMITS.phone, 'The phone'))),
   terms: Schema.Literal(true).annotateKey({ messageMissingKey: 'You must accept the terms' }),
 });
 export type CardAddressForm = typeof CardAddressForm.Type;

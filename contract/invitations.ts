@@ -1,4 +1,5 @@
 import { Schema } from 'effect';
+import { nameTextProblem, TEXT_LIMITS } from './text-rules';
 import { Id, IdFromString, Timestamp } from './common';
 
 // Invitations to an organization (spec 000 §2 Invitation page, Pending members, §5 Invite, §7).
@@ -13,7 +14,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const Email = Schema.Trim.pipe(
   Schema.check(
     Schema.isMinLength(1, { message: EMAIL_REQUIRED }),
-    Schema.makeFilter((s: string) => s === '' || (EMAIL_PATTERN.test(s) && s.length <= 254) || EMAIL_INVALID),
+    Schema.makeFilter((s: string) => s === '' || (EMAIL_PATTERN.test(s) && s.length <= TEXT_LIMITS.email && nameTextProblem(s, 'The email') === null) || EMAIL_INVALID),
   ),
 );
 

@@ -1,4 +1,5 @@
 import { Schema } from 'effect';
+import { maxTextCheck, TEXT_LIMITS } from './text-rules';
 import { Id, IdFromString, PersonFields, Timestamp, userId } from './common';
 import { BILLING_ACCOUNT_ID_MISSING } from './billing';
 
@@ -11,6 +12,7 @@ export const OrganizationName = Schema.Trim.pipe(
   Schema.check(
     Schema.isPattern(/^[A-Za-z0-9 _-]*$/, { message: ORGANIZATION_NAME_PATTERN_MESSAGE }),
     Schema.isMinLength(3, { message: ORGANIZATION_NAME_LENGTH_MESSAGE }),
+    maxTextCheck(TEXT_LIMITS.organizationName),
   ),
 );
 

@@ -1,8 +1,10 @@
 import { Schema } from 'effect';
-import { Id, PersonFields, userId } from './common';
+import { nameTextChecks, TEXT_LIMITS } from './text-rules';
+import { Id, IdFromString, PersonFields, userId } from './common';
 
 // Projects and their members (spec 000 §2 Project Settings, §3 Project, §5, §7 Projects).
 
+export const MAX_PROJECT_PAGE = 200;
 export const PROJECT_NAME_MESSAGE = 'The project name must have at least 3 characters';
 export const SELECT_ONE_USER = 'Please select one user.';
 export const PROJECT_NAME_MISMATCH = 'Project name does not match';
@@ -32,9 +34,24 @@ export const Project = Schema.Struct({
 export type Project = typeof Project.Type;
 export const ProjectList = Schema.Array(Project);
 
+/** GET projects/?limit=&offset= : a page of the visible projects, by id (without them, every visible project). */
+export const ProjectPageQuery = Schema.Struct({
+  limit: Schema.optionalKey(IdFromString.pipe(Schema.check(Schema.isLessThanOrEqualTo(MAX_PROJECT_PAGE, { message: `At most ${MAX_PROJECT_PAGE} projects per page` })))),
+  offset: Schema.optionalKey(
+    Schema.NumberFromString.pipe(Schema.check(Schema.isInt({ message: 'Must be a whole number' }), Schema.isGreaterThanOrEqualTo(0, { message: 'Must be 0 or more' }))),
+  ),
+});
+export type ProjectPageQuery = typeof ProjectPageQuery.Type;
+
+export const PROJECT_LIMIT_MESSAGE = 'Project limit reached';
+export const projectLimitDescription = (limit: number) =>
+  `This account already has ${limit} projects, the most one account may have. Delete a project you no longer need to create another.`;
+
 /** POST projects/ */
 export const CreateProjectBody = Schema.Struct({
-  name: Schema.Trim.pipe(Schema.check(Schema.isMinLength(3, { message: PROJECT_NAME_MESSAGE }))).annotateKey({
+  name: Schema.Trim.pipe(
+    Schema.check(Schema.isMinLength(3, { message: PROJECT_NAME_MESSAGE }), ...nameTextChecks(TEXT_LIMITS.projectName, 'The project name')),
+  ).annotateKey({
     messageMissingKey: PROJECT_NAME_MESSAGE,
   }),
 });

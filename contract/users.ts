@@ -1,4 +1,5 @@
 import { Schema } from 'effect';
+import { nameTextChecks, TEXT_LIMITS } from './text-rules';
 
 // The signed-in user's own account (spec 000 §2 Account Settings, §5 Profile and Password, §7 Users).
 
@@ -55,15 +56,15 @@ export const PasswordForm = Schema.Struct({
 );
 export type PasswordForm = typeof PasswordForm.Type;
 
-const requiredName = (message: string) =>
-  Schema.Trim.pipe(Schema.check(Schema.isMinLength(1, { message }), Schema.isMaxLength(100, { message: 'Must be at most 100 characters' }))).annotateKey({
+const requiredName = (message: string, label: string) =>
+  Schema.Trim.pipe(Schema.check(Schema.isMinLength(1, { message }), ...nameTextChecks(TEXT_LIMITS.personName, label))).annotateKey({
     messageMissingKey: message,
   });
 
 /** PATCH users. `name` (display name) is accepted for compatibility and otherwise derived from the two parts. */
 export const UpdateProfileBody = Schema.Struct({
-  given_name: requiredName(FIRST_NAME_REQUIRED),
-  family_name: requiredName(LAST_NAME_REQUIRED),
+  given_name: requiredName(FIRST_NAME_REQUIRED, 'The first name'),
+  family_name: requiredName(LAST_NAME_REQUIRED, 'The last name'),
   name: Schema.optionalKey(Schema.String),
 });
 export type UpdateProfileBody = typeof UpdateProfileBody.Type;

@@ -143,8 +143,15 @@ for (const role of ['member', 'viewer'] as const) {
       const tokens = recordAccessTokens(page);
       const acmeId = await switchToAcme(page, tokens);
       await page.goto('/organization');
-      await expect(page.getByText('Acme Team')).toBeVisible();
-      await expect(page.getByText('Demo Owner', { exact: true })).toBeVisible();
+      if (role === 'viewer') {
+        // A read-only member is kept out by address too (issue 17): a message, not the team or the invitations.
+        await expect(page.getByRole('alert').filter({ hasText: 'Read-only access' })).toBeVisible();
+        await expect(page.getByText('Acme Team')).toHaveCount(0);
+        await expect(page.getByRole('list', { name: 'Pending members' })).toHaveCount(0);
+      } else {
+        await expect(page.getByText('Acme Team')).toBeVisible();
+        await expect(page.getByRole('list', { name: 'Team' }).getByText('Demo Owner', { exact: true })).toBeVisible();
+      }
       await expect(page.getByRole('button', { name: /^Make read-/ })).toHaveCount(0);
       await expect(page.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Re-send Invitation' })).toHaveCount(0);

@@ -40,9 +40,14 @@ export interface PlatformConfig {
    * (server/api/read-cache.ts). `on` (default) = 1000, `off` or 0 turns it off, a number sets the time.
    */
   readCacheMs?: number;
+  /** SECRETS_ENCRYPTION_KEY: when set, signing and cookie keys are stored encrypted with it (docs/security.md). */
+  secretsEncryptionKey?: string;
+  /** PROJECT_LIMIT_PER_ACCOUNT: projects one account (an organization, or a personal account) may hold; default 100. */
+  projectLimitPerAccount?: number;
 }
 
 export const DEFAULT_READ_CACHE_MS = 1_000;
+export const DEFAULT_PROJECT_LIMIT_PER_ACCOUNT = 100;
 
 export function parseReadCache(value: string | undefined): number {
   const text = (value ?? '').trim().toLowerCase();
@@ -86,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
     hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
     readCacheMs: parseReadCache(env.READ_CACHE),
+    secretsEncryptionKey: env.SECRETS_ENCRYPTION_KEY || undefined,
+    projectLimitPerAccount: env.PROJECT_LIMIT_PER_ACCOUNT ? Number(env.PROJECT_LIMIT_PER_ACCOUNT) : DEFAULT_PROJECT_LIMIT_PER_ACCOUNT,
   };
 }
 

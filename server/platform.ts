@@ -9,6 +9,7 @@ import { provisionDemoProducts } from './products/demo-products';
 import { renderOutboxPage } from './dev/outbox-page';
 import { createIdentityServer } from './identity/identity-server';
 import { loadOrCreateSigningKeys } from './identity/signing-keys';
+import { createSecretBox } from './identity/secret-box';
 import { createAccessTokenVerifier } from './identity/verify-access-token';
 import { createStaticFileHandler, setSecurityHeaders } from './static-files';
 import { createClock, type Clock } from './clock';
@@ -76,7 +77,8 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     db = await openDatabase(effective.databaseUrl ? { url: effective.databaseUrl } : { dataDir: effective.dataDir });
     const seeded = (options.seed ?? effective.seedDemoData) ? (await seedDemoData(db)).seeded : false;
     await refuseDemoAccountsInProduction(db, effective);
-    const signingKeys = await loadOrCreateSigningKeys(db);
+    const secretBox = effective.secretsEncryptionKey ? createSecretBox(effective.secretsEncryptionKey) : undefined;
+    const signingKeys = await loadOrCreateSigningKeys(db, secretBox);
     const verifyAccessToken = createAccessTokenVerifier({
       issuer: effective.issuer,
       audience: effective.apiAudience,

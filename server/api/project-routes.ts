@@ -1,22 +1,34 @@
 import { ErrorText } from '../../contract/errors';
 import { ProjectIdQuery } from '../../contract/common';
-import { AddProjectUserBody, CreateProjectBody, projectSlug, type Project } from '../../contract/projects';
+import {
+  AddProjectUserBody,
+  CreateProjectBody,
+  MAX_PROJECT_PAGE,
+  PROJECT_LIMIT_MESSAGE,
+  ProjectPageQuery,
+  projectLimitDescription,
+  projectSlug,
+  type Project,
+} from '../../contract/projects';
+import { DEFAULT_PROJECT_LIMIT_PER_ACCOUNT } from '../config';
 import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
 import { hasLiveIntegration } from '../db/repositories/integrations-repository';
 import { releaseProjectIntegrations } from './project-release';
 import { isOrganizationMember } from '../db/repositories/organizations-repository';
 import {
   addProjectUser,
+  countAccountProjectsForUpdate,
   createProject,
   deleteProject,
   findVisibleProject,
   listProjectUsers,
   listVisibleProjects,
+  pageVisibleProjects,
   type ProjectRow,
 } from '../db/repositories/projects-repository';
 import { readKey, type ApiContext, type ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson, sendJsonText } from './http';
+import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson, sendJsonText } from './http';
 
 /** The project owner: in organization mode an owner of the organization, in personal mode its creator. */
 async function isProjectOwner(caller: Caller, project: ProjectRow): Promise<boolean> {
@@ -48,8 +60,21 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
   router.add(
     'GET',
     'projects',
-    async ({ res }, scope) => {
+    async ({ res, query }, scope) => {
       const caller = requireCaller(await scope.caller());
+      const page = decodeOrThrow(ProjectPageQuery, query);
+      if (page.limit !== undefined || page.offset !== undefined) {
+        if (caller.organizationId !== null) await requireOrganization(caller);
+        const limit = page.limit ?? MAX_PROJECT_PAGE;
+        const offset = page.offset ?? 0;
+        const { rows, total } = await pageVisibleProjects(ctx.db, caller, { limit, offset });
+        const items = await Promise.all(rows.map((row) => toProject(caller, row)));
+        // The page is the plain list the unpaged call answers; the total and the next page travel in headers.
+        const headers: Record<string, string> = { 'X-Total-Count': String(total) };
+        if (offset + rows.length < total) headers.Link = `<projects/?limit=${limit}&offset=${offset + rows.length}>; rel="next"`;
+        sendJson(res, 200, items, headers);
+        return;
+      }
       const json = await ctx.reads.share(readKey(caller, 'projects'), async () => {
         if (caller.organizationId !== null) await requireOrganization(caller);
         const rows = await listVisibleProjects(ctx.db, caller);
@@ -63,13 +88,16 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
     const caller = requireCaller(await scope.caller());
     const body = decodeOrThrow(CreateProjectBody, await readBody(req));
     await requireWritable(caller);
+    const limit = ctx.config.projectLimitPerAccount ?? DEFAULT_PROJECT_LIMIT_PER_ACCOUNT;
     const billing =
       caller.organizationId === null
         ? await findPersonalBillingAccount(ctx.db, caller.userId)
         : await findOrganizationBillingAccount(ctx.db, caller.organizationId);
-    const project = await ctx.db.transaction((tx) =>
-      createProject(tx, { name: body.name, organizationId: caller.organizationId, userId: caller.userId, billingAccountId: billing?.id ?? null }),
-    );
+    const project = await ctx.db.transaction(async (tx) => {
+      // Bounded accounts keep every list of projects (the console's pickers, GET projects) bounded too.
+      if ((await countAccountProjectsForUpdate(tx, caller)) >= limit) throw conflict(PROJECT_LIMIT_MESSAGE, projectLimitDescription(limit));
+      return createProject(tx, { name: body.name, organizationId: caller.organizationId, userId: caller.userId, billingAccountId: billing?.id ?? null });
+    });
     sendJson(res, 201, { message: 'Your project has successfully been created.', id: project.id, slug: project.slug });
   });
 

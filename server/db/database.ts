@@ -1,4 +1,4 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { chmod, readdir, readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,9 +34,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   let dir: string | undefined;
   if (dataDir) {
     dir = path.join(dataDir, 'pgdata');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // The data folder holds the database (accounts, sessions, secrets): only the platform's user may enter it.
+    await chmod(dataDir, 0o700);
   }
   const pg = await PGlite.create(dir);
+  if (dir) await keepOwnerOnly(dir);
   const asQueryable = (q: { query: typeof pg.query }): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[]) {
       const result = await q.query<T>(sql, params as unknown[] | undefined);
@@ -47,8 +50,24 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     ...asQueryable(pg),
     transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
-    close: () => pg.close(),
+    close: async () => {
+      await pg.close();
+      if (dir) await keepOwnerOnly(dir);
+    },
   };
+}
+
+/**
+ * PGlite's file-system layer writes files with mode 666 whatever the umask; they sit in folders of mode 700 so
+ * nobody else can reach them, and at every open and close the files are set to 600 and the folders to 700.
+ */
+export async function keepOwnerOnly(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) await keepOwnerOnly(full);
+    else if (entry.isFile()) await chmod(full, 0o600).catch(() => undefined);
+  }
 }
 
 async function openPostgres(url: string): Promise<Database> {

@@ -10,6 +10,7 @@ import { createSignInProtection } from './brute-force';
 import { FormTooLargeError, redirect, sendHtml, sendText } from './http-responses';
 import { describeErrorForLog } from '../safe-error-log';
 import { loadOrCreateCookieKeys } from './identity-secrets';
+import { createSecretBox } from './secret-box';
 import { createInteractionHandler } from './interactions';
 import { sweepExpiredModels } from './oidc-adapter';
 import { messagePage, thirdPartyCookiePage, type PageContext } from './pages';
@@ -51,7 +52,7 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
   const { db, config, mailer, signingKeys } = deps;
   const realmPath = `/realms/${config.realm}`;
   const pageContext: PageContext = { realmPath, consoleUrl: `${config.publicUrl}/` };
-  const cookieKeys = await loadOrCreateCookieKeys(db);
+  const cookieKeys = await loadOrCreateCookieKeys(db, config.secretsEncryptionKey ? createSecretBox(config.secretsEncryptionKey) : undefined);
   const verifyAccessToken = createAccessTokenVerifier({
     issuer: config.issuer,
     audience: config.apiAudience,

@@ -1,3 +1,4 @@
+import { nameTextProblem, TEXT_LIMITS, tooLongMessage } from '../../contract/text-rules';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { PlatformConfig } from '../config';
@@ -96,10 +97,19 @@ export function createInteractionHandler(deps: InteractionDependencies) {
       const password = form.get('password') ?? '';
       const passwordConfirm = form.get('passwordConfirm') ?? '';
       const errors: RegistrationErrors = {};
+      // The console's limits and character rules for names (contract/text-rules.ts), on this form too.
+      const nameProblem = (value: string, label: string) =>
+        value.length > TEXT_LIMITS.personName ? tooLongMessage(TEXT_LIMITS.personName) : nameTextProblem(value, label);
+      const firstNameProblem = nameProblem(values.firstName, 'The first name');
+      const lastNameProblem = nameProblem(values.lastName, 'The last name');
       if (!values.firstName) errors.firstName = ['Please enter your first name.'];
+      else if (firstNameProblem) errors.firstName = [firstNameProblem];
       if (!values.lastName) errors.lastName = ['Please enter your last name.'];
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = ['Please enter a valid email address.'];
-      else if (await findUserByEmail(db, values.email)) errors.email = ['An account with this email address already exists.'];
+      else if (lastNameProblem) errors.lastName = [lastNameProblem];
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email) || values.email.length > TEXT_LIMITS.email || nameTextProblem(values.email, 'The email')) {
+        errors.email = ['Please enter a valid email address.'];
+      }
+      if (!errors.email && (await findUserByEmail(db, values.email))) errors.email = ['An account with this email address already exists.'];
       const problems = passwordProblems(password);
       if (problems.length) errors.password = problems;
       if (!passwordConfirm || password !== passwordConfirm) errors.passwordConfirm = ['The passwords do not match.'];

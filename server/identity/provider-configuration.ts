@@ -64,10 +64,10 @@ export function createProvider(deps: ProviderDependencies): Provider {
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        // Every page of the console may be the return address (keycloak-js uses the current URL); the exact
-        // check is the origin comparison in redirectUriAllowed below, these only satisfy metadata validation.
-        redirect_uris: [`${config.publicUrl}/`],
-        post_logout_redirect_uris: [`${config.publicUrl}/`],
+        // Exactly the console's own callback addresses (checked in redirectUriAllowed below): a code is never
+        // sent to another page of the origin (a developer page, an uploaded file).
+        redirect_uris: consoleRedirectUris(config.publicUrl),
+        post_logout_redirect_uris: consolePostLogoutRedirectUris(config.publicUrl),
       },
     ],
     routes: {
@@ -227,22 +227,35 @@ export function createProvider(deps: ProviderDependencies): Provider {
   // Behind a TLS-terminating load balancer the provider must believe X-Forwarded-Proto to set secure cookies.
   provider.proxy = secureCookies;
 
-  // Any page of the console is a valid return address (keycloak-js returns to the page that started sign-in or
-  // sign-out); anything outside the console's origin is not.
-  const sameOrigin = (uri: string) => {
-    try {
-      return new URL(uri).origin === consoleOrigin;
-    } catch {
-      return false;
-    }
-  };
-  setRedirectUriChecks(provider, { redirectUriAllowed: sameOrigin, postLogoutRedirectUriAllowed: sameOrigin });
+  // Exact string comparison with the registered addresses (OAuth 2.0 Security BCP: no prefix or origin matching).
+  const redirectUris = new Set(consoleRedirectUris(config.publicUrl));
+  const postLogoutRedirectUris = new Set(consolePostLogoutRedirectUris(config.publicUrl));
+  setRedirectUriChecks(provider, {
+    redirectUriAllowed: (uri) => redirectUris.has(uri),
+    postLogoutRedirectUriAllowed: (uri) => postLogoutRedirectUris.has(uri),
+  });
   // The console and the API read `sid`; the provider only adds it for back-channel logout clients by default.
   alwaysIncludeSid(provider);
 
   setRefreshTokenValueGenerator(provider, jwtShapedRefreshToken(config));
   installOrganizationSwitch(provider, db);
   return provider;
+}
+
+/**
+ * The console's sign-in callbacks: /auth (the login redirect, src/services/auth.ts) and the silent check-sso page
+ * keycloak-js loads in an iframe on every start.
+ */
+export function consoleRedirectUris(publicUrl: string): string[] {
+  return [`${publicUrl}/auth`, `${publicUrl}/silent-check-sso.html`];
+}
+
+/**
+ * Where a logout may return: the console's root (keycloak-js sends the origin without a trailing slash, so both
+ * spellings) and /login, which a logout caused by a refused read returns to so the user signs in again.
+ */
+export function consolePostLogoutRedirectUris(publicUrl: string): string[] {
+  return [publicUrl, `${publicUrl}/`, `${publicUrl}/login`];
 }
 
 /**

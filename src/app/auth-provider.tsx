@@ -26,7 +26,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         initialiseSession: fromPromise(() => initialiseSession()),
         exchangeRefreshToken: fromPromise(({ input }: { input: { organizationId: number | null } }) => exchangeRefreshToken(input.organizationId)),
         redirectToLogin: fromPromise(({ input }: { input: { returnPath: string } }) => redirectToLogin(input.returnPath)),
-        endSession: fromPromise(() => endSession()),
+        endSession: fromPromise(({ input }: { input: { returnPath: string | null } }) => endSession(input.returnPath)),
       },
       actions: {
         persistAccountMode: ({ context }) => persistAccountMode(context.selectedOrganizationId),
@@ -56,7 +56,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (event.type === 'refreshed') actor.send({ type: 'auth.token.refreshed', session: event.session });
       else actor.send({ type: 'auth.session.expired' });
     });
-    const stopUnauthorized = onUnauthorized(() => actor.send({ type: 'auth.logout' }));
+    // A refused read ends the sign-in; signing in again returns to the page where it happened.
+    const stopUnauthorized = onUnauthorized(() =>
+      actor.send({ type: 'auth.logout', returnPath: `${globalThis.location.pathname}${globalThis.location.search}` }),
+    );
     return () => {
       stopSession();
       stopUnauthorized();

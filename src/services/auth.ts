@@ -122,6 +122,12 @@ export function saveReturnPath(path: string): void {
   writeStorage('session', STORAGE_KEYS.returnPath, path);
 }
 
+/** The path saved before a logout or login redirect, left in place (the login redirect saves it again). */
+export function savedReturnPath(): string | null {
+  const saved = readStorage('session', STORAGE_KEYS.returnPath);
+  return saved && saved.startsWith('/') && !saved.startsWith('//') ? saved : null;
+}
+
 /** Reads and forgets the path saved before the login redirect; '/' when there is none or it is not ours. */
 export function takeReturnPath(): string {
   const saved = readStorage('session', STORAGE_KEYS.returnPath);
@@ -151,9 +157,21 @@ export async function reauthenticate(returnPath: string): Promise<void> {
   await instance().login({ redirectUri: `${origin()}/auth`, prompt: 'login', maxAge: 0 });
 }
 
-export async function endSession(): Promise<void> {
-  await instance().logout({ redirectUri: origin() });
+/**
+ * Ends the identity-server session (keycloak-js sends the id token as the hint, so it signs out without asking).
+ * With a return path (a read the API refused), the identity server sends the browser back to /login, which goes on
+ * to the login page and, after sign-in, to that path. The promise never settles: the page is leaving, and a settled
+ * logout would let the console start a login redirect that overtakes the logout navigation (the identity session
+ * would survive and sign the user straight back in).
+ */
+export async function endSession(returnPath: string | null = null): Promise<void> {
+  if (returnPath) saveReturnPath(returnPath);
+  await instance().logout({ redirectUri: returnPath ? `${origin()}${LOGIN_AFTER_LOGOUT_PATH}` : origin() });
+  await new Promise<void>(() => undefined);
 }
+
+/** Where the identity server sends the browser after a logout the API caused (registered as a post-logout URI). */
+export const LOGIN_AFTER_LOGOUT_PATH = '/login';
 
 export function canExchangeRefreshToken(): boolean {
   return Boolean(keycloak?.refreshToken) && Boolean(settings.identityServer.clientId);

@@ -16,7 +16,7 @@ function setup(options: {
   exchange?: (organizationId: number | null) => Promise<AuthSession>;
   hasClientId?: boolean;
 }) {
-  const calls = { exchange: [] as (number | null)[], login: [] as string[], endSession: 0, persisted: [] as (number | null)[], order: [] as string[] };
+  const calls = { exchange: [] as (number | null)[], login: [] as string[], endSession: 0, logoutReturnPaths: [] as (string | null)[], persisted: [] as (number | null)[], order: [] as string[] };
   const machine = authMachine.provide({
     actors: {
       initialiseSession: fromPromise(async () => {
@@ -30,7 +30,8 @@ function setup(options: {
       redirectToLogin: fromPromise(async ({ input }: { input: { returnPath: string } }) => {
         calls.login.push(input.returnPath);
       }),
-      endSession: fromPromise(async () => {
+      endSession: fromPromise(async ({ input }: { input: { returnPath: string | null } }) => {
+        calls.logoutReturnPaths.push(input.returnPath);
         calls.order.push('endSession');
         calls.endSession += 1;
       }),
@@ -162,6 +163,19 @@ describe('auth machine', () => {
     expect(calls.order).toEqual(['clearErrorReportingUser', 'resetAnalytics', 'clearSelectedProject', 'clearAccountMode', 'endSession']);
     expect(snapshot.context.user).toBeNull();
     expect(snapshot.context.token).toBeNull();
+  });
+
+  it('a logout caused by a refused read hands its return path to the identity-server logout; a plain one none', async () => {
+    const first = setup({ initial: session(null) });
+    await waitFor(first.actor, (s) => s.matches('authenticated'));
+    first.actor.send({ type: 'auth.logout', returnPath: '/billing?tab=invoices' });
+    await waitFor(first.actor, (s) => s.matches('unauthenticated'));
+    expect(first.calls.logoutReturnPaths).toEqual(['/billing?tab=invoices']);
+    const second = setup({ initial: session(null) });
+    await waitFor(second.actor, (s) => s.matches('authenticated'));
+    second.actor.send({ type: 'auth.logout' });
+    await waitFor(second.actor, (s) => s.matches('unauthenticated'));
+    expect(second.calls.logoutReturnPaths).toEqual([null]);
   });
 
   it('a lost session returns to unauthenticated', async () => {

@@ -105,7 +105,7 @@ describe('refresh tokens and the organization switch', () => {
     const { session } = tokens;
     const logoutUrl = `${base}/realms/observability/protocol/openid-connect/logout?${new URLSearchParams({
       client_id: 'console',
-      post_logout_redirect_uri: `${base}/projects`,
+      post_logout_redirect_uri: `${base}/login`,
       id_token_hint: tokens.idToken,
     })}`;
     const page = await session.request(logoutUrl);
@@ -120,8 +120,8 @@ describe('refresh tokens and the organization switch', () => {
       body: new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]])),
     });
     expect(done.status).toBe(303);
-    const afterLogout = await session.follow(String(done.headers.get('location')), {}, (l) => l.pathname === '/projects');
-    expect(afterLogout.url.pathname).toBe('/projects');
+    const afterLogout = await session.follow(String(done.headers.get('location')), {}, (l) => l.pathname === '/login');
+    expect(afterLogout.url.pathname).toBe('/login');
     expect((await refreshTokens(base, tokens.refreshToken)).status).toBe(400);
     // The browser session is gone: a silent sign-in now needs a login.
     await expect(signIn(base, 'owner@example.com', 'ignored', { session, params: { prompt: 'none' } })).rejects.toThrow(/login_required/);

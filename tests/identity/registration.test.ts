@@ -37,7 +37,7 @@ describe('registration and email verification', () => {
     expect(authUrl.pathname).toMatch(/\/interaction\//);
     const params = new URLSearchParams({
       client_id: 'console',
-      redirect_uri: `${base}/`,
+      redirect_uri: `${base}/auth`,
       response_type: 'code',
       scope: 'openid',
       state: 'x',

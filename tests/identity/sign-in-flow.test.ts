@@ -100,7 +100,7 @@ describe('sign-in with authorization code and PKCE', () => {
   });
 
   it('requires PKCE S256: no challenge and the plain method are refused', async () => {
-    const common = { client_id: 'console', redirect_uri: `${base}/`, response_type: 'code', scope: 'openid', state: 's1', response_mode: 'query' };
+    const common = { client_id: 'console', redirect_uri: `${base}/auth`, response_type: 'code', scope: 'openid', state: 's1', response_mode: 'query' };
     const session = new BrowserSession(base);
     const missing = await session.request(`${base}/realms/observability/protocol/openid-connect/auth?${new URLSearchParams(common)}`);
     expect(missing.status).toBe(303);
@@ -130,6 +130,33 @@ describe('sign-in with authorization code and PKCE', () => {
     const page = await openSignInPage(base, { redirectUri: 'https://evil.example.com/' });
     expect(page.response.status).toBe(400);
     expect(page.html).toMatch(/redirect_uri/);
+  });
+
+  it('accepts only the registered callback addresses: another page of the console origin is refused', async () => {
+    for (const redirectUri of [`${base}/dev/outbox`, `${base}/`, `${base}/projects`, `${base}/auth/`, `${base}/auth?x=1`, `${base}/silent-check-sso.html#x`]) {
+      const page = await openSignInPage(base, { redirectUri });
+      expect(page.response.status, redirectUri).toBe(400);
+      expect(page.html).toMatch(/redirect_uri/);
+    }
+    for (const redirectUri of [`${base}/auth`, `${base}/silent-check-sso.html`]) {
+      const page = await openSignInPage(base, { redirectUri });
+      expect(page.response.status, redirectUri).toBe(200);
+      expect(page.html).toContain('Sign in');
+    }
+  });
+
+  it('returns from a logout only to the registered addresses', async () => {
+    const tokens = await signIn(base, 'alice@example.com', PASSWORD);
+    const logout = (target: string) =>
+      tokens.session.request(
+        `${base}/realms/observability/protocol/openid-connect/logout?${new URLSearchParams({ client_id: 'console', id_token_hint: tokens.idToken, post_logout_redirect_uri: target })}`,
+      );
+    for (const target of [`${base}/dev/outbox`, `${base}/projects`, 'https://evil.example.com/']) {
+      const page = await logout(target);
+      expect(page.status, target).toBe(400);
+      expect(await page.text()).toMatch(/post_logout_redirect_uri/);
+    }
+    for (const target of [base, `${base}/`, `${base}/login`]) expect((await logout(target)).status, target).toBe(200);
   });
 
   it('signs in silently with prompt=none when the session exists, and returns login_required when not', async () => {

@@ -6,25 +6,18 @@ import { expect } from 'vitest';
 import { memberRemovalMachine } from '../../src/machines/member-removal/member-removal.machine';
 import { DELETE_USER_WARNING, RemoveMemberDialog } from '../../src/views/organization/remove-member-dialog';
 import { installDomStubs } from '../console/organization/dom-stubs';
-import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
+import { memberRemovalEvents, sampleMember } from '../support/member-removal-samples';
+import { describeModel, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
 installDomStubs();
 
-const member = { id: '00000000-0000-4000-8000-000000000002', name: 'Dev Member', email: 'dev@example.com' };
+const member = sampleMember;
 const toasts: string[] = [];
 const machine = memberRemovalMachine.provide({
   actions: { notifyRemoved: (_, params) => void toasts.push(params.message), refreshMembers: () => undefined },
 });
 
-const events = {
-  'removal.open': [{ type: 'removal.open', member }],
-  'removal.confirm': [{ type: 'removal.confirm' }],
-  'removal.cancel': [{ type: 'removal.cancel' }],
-  'xstate.done.actor.removeMember': [{ type: 'xstate.done.actor.removeMember', output: { message: 'The user has been removed.' } }],
-  'xstate.error.actor.removeMember': [
-    { type: 'xstate.error.actor.removeMember', error: Object.assign(new Error('Not found'), { description: 'We could not find this user.' }) },
-  ],
-} satisfies ModelEvents<typeof machine>;
+const events = memberRemovalEvents;
 
 const states = {
   closed: (s) => {

@@ -84,7 +84,7 @@ export function createPkce(): Pkce {
 }
 
 export interface SignInOptions {
-  /** Where the console would return to; default `${baseUrl}/`. */
+  /** Where the console would return to; default `${baseUrl}/auth` (the console's callback). */
   redirectUri?: string;
   scope?: string;
   /** Reuse a browser session (cookies) across sign-ins, e.g. to sign out afterwards. */
@@ -96,7 +96,7 @@ export interface SignInOptions {
 export function authorizationUrl(baseUrl: string, pkce: Pkce, options: SignInOptions & { state: string; nonce: string }): string {
   const params = new URLSearchParams({
     client_id: 'console',
-    redirect_uri: options.redirectUri ?? `${baseUrl}/`,
+    redirect_uri: options.redirectUri ?? `${baseUrl}/auth`,
     response_type: 'code',
     response_mode: 'query',
     scope: options.scope ?? 'openid',
@@ -125,7 +125,7 @@ export async function openSignInPage(baseUrl: string, options: SignInOptions = {
   const pkce = createPkce();
   const state = randomBytes(8).toString('hex');
   const nonce = randomBytes(8).toString('hex');
-  const redirectUri = options.redirectUri ?? `${baseUrl}/`;
+  const redirectUri = options.redirectUri ?? `${baseUrl}/auth`;
   const { response, url } = await session.follow(
     authorizationUrl(baseUrl, pkce, { ...options, state, nonce }),
     {},

@@ -36,6 +36,33 @@ export async function listVisibleProjects(db: Queryable, viewer: Viewer): Promis
   ]);
 }
 
+/** One page of the visible projects, by id, and how many there are in all. */
+export async function pageVisibleProjects(db: Queryable, viewer: Viewer, page: { limit: number; offset: number }): Promise<{ rows: ProjectRow[]; total: number }> {
+  const rows = await db.query<ProjectRow>(`SELECT ${projectColumns} FROM projects p WHERE ${visibleWhere} ORDER BY p.id LIMIT $3 OFFSET $4`, [
+    viewer.userId,
+    viewer.organizationId,
+    page.limit,
+    page.offset,
+  ]);
+  const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM projects p WHERE ${visibleWhere}`, [viewer.userId, viewer.organizationId]);
+  return { rows, total: count.n };
+}
+
+/**
+ * Projects the account holds: the organization's, or the user's personal ones. Locks the account's row first
+ * (the organization, or the user) so two creations at once cannot both pass the limit.
+ */
+export async function countAccountProjectsForUpdate(db: Queryable, account: Viewer): Promise<number> {
+  if (account.organizationId !== null) {
+    await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [account.organizationId]);
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE organization_id = $1', [account.organizationId]);
+    return row.n;
+  }
+  await db.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [account.userId]);
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE organization_id IS NULL AND user_id = $1', [account.userId]);
+  return row.n;
+}
+
 export async function findVisibleProject(db: Queryable, viewer: Viewer, projectId: number): Promise<ProjectRow | undefined> {
   const rows = await db.query<ProjectRow>(`SELECT ${projectColumns} FROM projects p WHERE ${visibleWhere} AND p.id = $3`, [
     viewer.userId,

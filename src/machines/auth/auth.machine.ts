@@ -12,7 +12,8 @@
  * Events (sent by views and by the auth service's session listener):
  * - auth.login {returnPath}            /login or a protected route without a session
  * - organization.switch {organizationId: number | null}   /login?organization={id} (null: ?personalAccount)
- * - auth.logout                       /logout, the LOGOUT link, or a 401/403 from the API
+ * - auth.logout {returnPath?}         /logout, the LOGOUT link, or a 401/403 from the API (with the page to return
+ *                                     to after signing in again)
  * - auth.token.refreshed {session}    keycloak-js refreshed the token (before a request)
  * - auth.session.expired              keycloak-js lost the session (refresh refused)
  * - auth.retry                        try initialising again after a failure
@@ -46,7 +47,7 @@ export interface AuthInput {
 export type AuthEvent =
   | { type: 'auth.login'; returnPath: string }
   | { type: 'organization.switch'; organizationId: number | null }
-  | { type: 'auth.logout' }
+  | { type: 'auth.logout'; returnPath?: string }
   | { type: 'auth.token.refreshed'; session: AuthSession }
   | { type: 'auth.session.expired' }
   | { type: 'auth.retry' };
@@ -90,7 +91,7 @@ export const authMachine = setup({
     redirectToLogin: fromPromise<void, { returnPath: string }>(async () => {
       throw new Error('redirectToLogin is provided where the actor is created');
     }),
-    endSession: fromPromise<void>(async () => {
+    endSession: fromPromise<void, { returnPath: string | null }>(async () => {
       throw new Error('endSession is provided where the actor is created');
     }),
   },
@@ -261,6 +262,7 @@ export const authMachine = setup({
       invoke: {
         id: 'endSession',
         src: 'endSession',
+        input: ({ event }) => ({ returnPath: event.type === 'auth.logout' ? (event.returnPath ?? null) : null }),
         onDone: { target: 'unauthenticated', actions: 'clearSession' },
         onError: { target: 'unauthenticated', actions: 'clearSession' },
       },

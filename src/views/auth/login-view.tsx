@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAuthActor, useAuthSelector } from '../../app/auth-context';
+import { savedReturnPath } from '../../services/auth';
 import { FullPageLoading } from '../shell/full-page-loading';
 import { loginIntent } from './login-intent';
 
@@ -15,7 +16,9 @@ export function LoginView() {
 
   useEffect(() => {
     if (state === 'unauthenticated') {
-      actor.send({ type: 'auth.login', returnPath: `${location.pathname}${location.search}` });
+      // A bare /login after a logout the API caused continues to the page where the read was refused.
+      const returnPath = loginIntent(params).type === 'home' ? savedReturnPath() : null;
+      actor.send({ type: 'auth.login', returnPath: returnPath ?? `${location.pathname}${location.search}` });
       return;
     }
     if (state !== 'authenticated') return;

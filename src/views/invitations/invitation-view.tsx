@@ -112,7 +112,11 @@ export function InvitationForm({ actor }: { actor: ActorRefFrom<InvitationAccept
             {error.description}
           </Alert>
         )}
-        {state.matches('switching') && <p role="status">Opening {organizationName}…</p>}
+        {state.matches('switching') && (
+          <p role="status">
+            Opening <bdi>{organizationName}</bdi>…
+          </p>
+        )}
         <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '3' })}>
           {state.matches('switchFailed') ? (
             <Button onClick={() => actor.send({ type: 'retry' })}>Try again</Button>

@@ -16,6 +16,7 @@ import {
 import { toast } from '../../services/toast-store';
 import { listOwnedOrganizations } from '../../services/users';
 import { CardSetupPanel } from '../billing-card/card-setup-panel';
+import { RequireWriteAccess } from '../shell/require-write-access';
 import { CreateOrganizationWizard } from './create-organization-wizard';
 import { switchToOrganization } from './switch-organization';
 
@@ -36,6 +37,14 @@ async function loadStart(): Promise<WizardStart> {
 }
 
 export function CreateOrganizationView() {
+  return (
+    <RequireWriteAccess what="creating an organization">
+      <CreateOrganization />
+    </RequireWriteAccess>
+  );
+}
+
+function CreateOrganization() {
   const auth = useAuthActor();
   const navigate = useNavigate();
   const land = () => {

@@ -117,7 +117,7 @@ export function CreateOrganizationWizard({ actor, renderCardStep, onSwitch }: Cr
   if (state.matches('card') && billingAccountId !== null) {
     return wrap(1, renderCardStep(billingAccountId, () => actor.send({ type: 'card.attached' })), `Add a card to the billing account of ${name}.`);
   }
-  if (state.matches('waiting') || state.matches('creatingOrganization')) return wrap(2, <Pending>Creating your organization {name}…</Pending>);
+  if (state.matches('waiting') || state.matches('creatingOrganization')) return wrap(2, <Pending>Creating your organization <bdi>{name}</bdi>…</Pending>);
   if (state.matches('organizationFailed')) {
     return wrap(
       2,
@@ -126,7 +126,7 @@ export function CreateOrganizationWizard({ actor, renderCardStep, onSwitch }: Cr
       </Alert>,
     );
   }
-  if (state.matches('switching')) return wrap(2, <Pending>Signing you in to {name}…</Pending>);
+  if (state.matches('switching')) return wrap(2, <Pending>Signing you in to <bdi>{name}</bdi>…</Pending>);
   if (state.matches('switchFailed')) return wrap(2, <Alert status="error" title={error} action={<Retry onRetry={retry} />} />);
   return wrap(2, <Pending>Organization created successfully</Pending>);
 }

@@ -13,6 +13,12 @@ import { ValidationError, fieldErrorsOf } from '../../services/errors';
 import { inviteMember } from '../../services/invitations';
 import { toast } from '../../services/toast-store';
 
+function withoutField(errors: FieldErrors, field: string): FieldErrors {
+  if (!(field in errors)) return errors;
+  const { [field]: _removed, ...rest } = errors;
+  return rest;
+}
+
 export interface InviteProject {
   id: number;
   name: string;
@@ -57,7 +63,16 @@ export function InviteMemberCard({ projects, onInvited }: { projects: InviteProj
         }}
       >
         <Field label="Email" required errorText={errors.email?.[0]}>
-          <Input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              // A message about the address typed before (the server's 'already a member' included) no longer applies.
+              setErrors((current) => withoutField(current, 'email'));
+            }}
+          />
         </Field>
         {projects.length > 0 && (
           <Select
@@ -65,7 +80,10 @@ export function InviteMemberCard({ projects, onInvited }: { projects: InviteProj
             multiple={projects.length > 1}
             items={projects.map((project) => ({ value: String(project.id), label: project.name }))}
             value={projectIds}
-            onValueChange={setProjectIds}
+            onValueChange={(next) => {
+              setProjectIds(next);
+              setErrors((current) => withoutField(current, 'project_ids'));
+            }}
             placeholder="All projects"
             errorText={errors.project_ids?.[0]}
             invalid={Boolean(errors.project_ids)}

@@ -3,8 +3,8 @@
 // buttons that change anything; the API refuses those calls for everyone else anyway.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, type ReactNode } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { type ReactNode } from 'react';
+import { Navigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import { css } from 'styled-system/css';
 import { useCurrentUser, useTokenOrganizationId } from '../../app/auth-context';
@@ -22,6 +22,11 @@ import { toast } from '../../services/toast-store';
 import { InviteMemberCard } from './invite-member-card';
 import { MemberRoleButton } from './member-role-button';
 import { RemoveMemberDialog } from './remove-member-dialog';
+import { useUrlActionDialog } from '../url-state/use-url-state';
+import { RequireWriteAccess } from '../shell/require-write-access';
+
+/** The delete-user modal's address: ?action=delete-org-user-{id} (spec 000 section 2). */
+export const DELETE_MEMBER_ACTION = 'delete-org-user-';
 
 const membersKey = (organizationId: number) => ['organizations', organizationId, 'users'] as const;
 const invitationsKey = (organizationId: number) => ['organizations', organizationId, 'invitations'] as const;
@@ -33,13 +38,16 @@ function displayName(user: { givenName: string; familyName: string; email: strin
 export function OrganizationSettingsView() {
   const organizationId = useTokenOrganizationId();
   if (organizationId === null) return <Navigate to="/" replace />;
-  return <OrganizationSettings organizationId={organizationId} />;
+  return (
+    <RequireWriteAccess what="managing the organization">
+      <OrganizationSettings organizationId={organizationId} />
+    </RequireWriteAccess>
+  );
 }
 
 function OrganizationSettings({ organizationId }: { organizationId: number }) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
   const organizations = useQuery(queries.userOrganizations());
   const members = useQuery({ queryKey: membersKey(organizationId), queryFn: listOrganizationUsers });
   const invitations = useQuery({ queryKey: invitationsKey(organizationId), queryFn: listInvitations });
@@ -61,25 +69,19 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
   const removalState = useSelector(removal, (s) => s);
   const removalOpen = !removalState.matches('closed');
 
-  // ?action=delete-org-user-{id} opens the modal (a shareable, reload-proof state), and follows it.
-  const action = params.get('action');
-  useEffect(() => {
-    const match = /^delete-org-user-(.+)$/.exec(action ?? '');
-    if (match && canManage && removal.getSnapshot().matches('closed')) {
-      const member = members.data?.find((candidate) => candidate.id === match[1] && !candidate.owner);
-      if (member) removal.send({ type: 'removal.open', member: { id: member.id, name: displayName(member), email: member.email } });
-    }
-  }, [action, canManage, members.data, removal]);
-  useEffect(() => {
-    // The live snapshot, not this render's: the effect above may have just opened the modal for this very action.
-    if (!removalOpen && removal.getSnapshot().matches('closed') && action?.startsWith('delete-org-user-')) {
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        next.delete('action');
-        return next;
-      }, { replace: true });
-    }
-  }, [removalOpen, action, setParams, removal]);
+  // ?action=delete-org-user-{id} opens the modal (on a click, a reload or a shared link), and follows it; the
+  // parameter waits while the team loads and is removed when the member is not there (or not removable by this user).
+  const requestRemoval = useUrlActionDialog({
+    prefix: DELETE_MEMBER_ACTION,
+    ready: members.isSuccess && organizations.isSuccess,
+    dialogOpen: removalOpen,
+    open: (id) => {
+      const member = canManage ? members.data?.find((candidate) => candidate.id === id && !candidate.owner) : undefined;
+      if (!member) return false;
+      removal.send({ type: 'removal.open', member: { id: member.id, name: displayName(member), email: member.email } });
+      return true;
+    },
+  });
 
   const resend = useMutation({
     mutationFn: resendInvitation,
@@ -114,17 +116,11 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
   }
 
   const sorted = [...members.data].sort((a, b) => Number(b.owner) - Number(a.owner) || displayName(a).localeCompare(displayName(b)));
-  const openRemoval = (member: OrganizationUser) => {
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      next.set('action', `delete-org-user-${member.id}`);
-      return next;
-    });
-  };
+  const openRemoval = (member: OrganizationUser) => requestRemoval(member.id);
 
   return (
     <Page>
-      <Card title={`${organization?.name ?? 'Organization'} Team`}>
+      <Card title={<><bdi>{organization?.name ?? 'Organization'}</bdi> Team</>}>
         {sorted.length === 0 ? (
           <p className={css({ color: 'fg.muted' })}>There are no users yet.</p>
         ) : (
@@ -132,8 +128,8 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
             {sorted.map((member) => (
               <li key={member.id} aria-label={displayName(member)} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
                 <div className={css({ flex: '1', minW: '48' })}>
-                  <div className={css({ fontWeight: 'medium' })}>{displayName(member)}</div>
-                  <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>{member.email}</div>
+                  <div dir="auto" className={css({ fontWeight: 'medium' })}>{displayName(member)}</div>
+                  <div dir="auto" className={css({ color: 'fg.muted', fontSize: 'sm' })}>{member.email}</div>
                 </div>
                 {member.owner && <Badge tone="accent">Owner</Badge>}
                 {member.readOnly && <Badge tone="warning">Read-Only</Badge>}
@@ -161,9 +157,9 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
             {invitations.data.map((invite) => (
               <li key={invite.id} aria-label={invite.invitedUserEmail} className={css({ display: 'flex', alignItems: 'center', gap: '3', py: '3', flexWrap: 'wrap' })}>
                 <div className={css({ flex: '1', minW: '48' })}>
-                  <div>{invite.invitedUserEmail}</div>
+                  <div dir="auto">{invite.invitedUserEmail}</div>
                   <div className={css({ color: 'fg.muted', fontSize: 'sm' })}>
-                    Invited by {invite.invitingUserName || 'an owner'} · {invite.expired ? 'expired' : `expires ${formatDate(invite.expiresAt)}`}
+                    Invited by <bdi>{invite.invitingUserName || 'an owner'}</bdi> · {invite.expired ? 'expired' : `expires ${formatDate(invite.expiresAt)}`}
                   </div>
                 </div>
                 {invite.readOnly && <Badge tone="warning">Read-Only</Badge>}

@@ -19,7 +19,7 @@ export function RemoveMemberDialog({ actor }: { actor: ActorRefFrom<MemberRemova
         if (!open) actor.send({ type: 'removal.cancel' });
       }}
       role="alertdialog"
-      title={`Delete ${state.context.member?.name ?? 'user'}?`}
+      title={<>Delete <bdi>{state.context.member?.name ?? 'user'}</bdi>?</>}
       description={DELETE_USER_WARNING}
       footer={
         <>
@@ -32,7 +32,7 @@ export function RemoveMemberDialog({ actor }: { actor: ActorRefFrom<MemberRemova
         </>
       }
     >
-      {state.context.member && <p>{state.context.member.email}</p>}
+      {state.context.member && <p dir="auto">{state.context.member.email}</p>}
       {state.matches('failed') && <Alert status="error">{state.context.error}</Alert>}
     </Dialog>
   );

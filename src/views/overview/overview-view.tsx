@@ -33,7 +33,13 @@ export function OverviewView() {
           {welcome ? 'Welcome' : 'Hello'}, {user.givenName || user.name || user.email}
         </h1>
         <p className={css({ color: 'fg.muted', mt: '1' })}>
-          {shell.currentOrganization ? `You are working in the ${shell.currentOrganization.name} organization.` : 'You are working in your personal account.'}
+          {shell.currentOrganization ? (
+            <>
+              You are working in the <bdi>{shell.currentOrganization.name}</bdi> organization.
+            </>
+          ) : (
+            'You are working in your personal account.'
+          )}
         </p>
       </div>
 
@@ -61,7 +67,7 @@ export function OverviewView() {
                     <IntegrationStatusBadge status={integration.status} productSlug={integration.product.slug} projectId={project.id} />
                   </div>
                   <span className={css({ textStyle: 'xs', color: 'fg.muted' })}>
-                    Added {formatDate(integration.createdAt)} by {integration.creatorName}
+                    Added {formatDate(integration.createdAt)} by <bdi>{integration.creatorName}</bdi>
                   </span>
                 </li>
               ))}

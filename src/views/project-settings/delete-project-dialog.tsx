@@ -22,7 +22,7 @@ export function DeleteProjectDialog({ actor }: { actor: ActorRefFrom<ProjectDele
         if (!open) actor.send({ type: 'deletion.cancel' });
       }}
       role="alertdialog"
-      title={`Delete ${project?.name ?? 'project'}?`}
+      title={<>Delete <bdi>{project?.name ?? 'project'}</bdi>?</>}
       description={DELETE_PROJECT_WARNING}
       footer={
         <>

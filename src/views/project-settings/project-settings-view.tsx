@@ -16,6 +16,7 @@ import { projectDeletionMachine } from '../../machines/project-deletion/project-
 import { deleteProject, listProjectUsers } from '../../services/projects';
 import { clearSelectedProject, readSelectedProject } from '../../services/selected-project';
 import { toast } from '../../services/toast-store';
+import { RequireWriteAccess } from '../shell/require-write-access';
 import { useShellData } from '../shell/use-shell-data';
 import { AddMemberCard } from './add-member-card';
 import { DeleteProjectDialog } from './delete-project-dialog';
@@ -28,7 +29,11 @@ export function ProjectSettingsView() {
   const project = shell.currentProject;
   // ProjectLayout renders this page only for a project of the list.
   if (!project) return null;
-  return <ProjectSettings project={project} organizationId={shell.organizationId} />;
+  return (
+    <RequireWriteAccess what="the project settings">
+      <ProjectSettings project={project} organizationId={shell.organizationId} />
+    </RequireWriteAccess>
+  );
 }
 
 function ProjectSettings({ project, organizationId }: { project: { id: number; name: string; slug: string; owner: boolean }; organizationId: number | null }) {
@@ -99,7 +104,7 @@ function ProjectSettings({ project, organizationId }: { project: { id: number; n
 
   return (
     <Page>
-      <Card title="Project Team" description={`Members of ${project.name}.`}>
+      <Card title="Project Team" description={<>Members of <bdi>{project.name}</bdi>.</>}>
         {team.isPending ? (
           <Spinner />
         ) : team.data.length === 0 ? (

@@ -6,7 +6,7 @@ import { decodeInput } from '../../../contract/common';
 import { CreateProjectBody } from '../../../contract/projects';
 import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/field';
-import { ValidationError } from '../../services/errors';
+import { ApiError, ValidationError } from '../../services/errors';
 import { createProject } from '../../services/projects';
 import { rememberSelectedProject } from '../../services/selected-project';
 import { toast } from '../../services/toast-store';
@@ -33,6 +33,9 @@ export function CreateProjectForm({ onCreated, autoFocus }: { onCreated?: () => 
       if (cause instanceof ValidationError) {
         const details = cause.details as Record<string, string[] | undefined>;
         setError(details.name?.[0] ?? cause.message);
+      } else if (cause instanceof ApiError && cause.status === 409) {
+        // The account's project limit: said at the form, with what to do.
+        setError(`${cause.message}. ${cause.description}`);
       }
     },
   });

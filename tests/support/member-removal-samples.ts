@@ -1,0 +1,16 @@
+// The member-removal machine's sample member and events, shared by its model tests (the modal alone, and the modal
+// owned through the address).
+import type { memberRemovalMachine } from '../../src/machines/member-removal/member-removal.machine';
+import type { ModelEvents } from './model-based';
+
+export const sampleMember = { id: '00000000-0000-4000-8000-000000000002', name: 'Dev Member', email: 'dev@example.com' };
+
+export const memberRemovalEvents = {
+  'removal.open': [{ type: 'removal.open', member: sampleMember }],
+  'removal.confirm': [{ type: 'removal.confirm' }],
+  'removal.cancel': [{ type: 'removal.cancel' }],
+  'xstate.done.actor.removeMember': [{ type: 'xstate.done.actor.removeMember', output: { message: 'The user has been removed.' } }],
+  'xstate.error.actor.removeMember': [
+    { type: 'xstate.error.actor.removeMember', error: Object.assign(new Error('Not found'), { description: 'We could not find this user.' }) },
+  ],
+} satisfies ModelEvents<typeof memberRemovalMachine>;
