@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Schema } from 'effect';
-import { startApi, type ApiHarness } from '../support/api-client';
+import type { ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
-import { enableQryn, serveQrynGateway, type EnabledQryn } from '../support/qryn';
+import type { EnabledQryn } from '../support/qryn';
+import { startQrynInAcme, stopQrynInAcme, type QrynInAcme } from '../support/qryn-in-acme';
 import { QrynCosts } from '../../contract/qryn';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
 import { monthCosts } from '../../server/products/qryn/costs';
@@ -47,22 +48,17 @@ describe.each(databaseTargets())('GET integrations/qryn/costs ($kind)', (target)
   let owner: string;
   let qryn: EnabledQryn;
   let productionId: number;
-  let gateway: Awaited<ReturnType<typeof serveQrynGateway>>;
+  let gateway: QrynInAcme['gateway'];
   let gatewayUrl: string;
 
+  let setup: QrynInAcme | undefined;
+
   beforeAll(async () => {
-    api = await startApi(target, { products: true });
-    const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-    productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
-    owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
-    qryn = await enableQryn(api, productionId, (await api.user('demo@example.com')).id, acmeId);
-    gateway = await serveQrynGateway(qryn);
+    setup = await startQrynInAcme(target);
+    ({ api, owner, qryn, productionId, gateway } = setup);
     gatewayUrl = gateway.url;
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await api?.close();
-  });
+  afterAll(() => stopQrynInAcme(setup));
 
   const costs = async () => {
     const answer = await api.request('GET', 'integrations/qryn/costs', { token: owner, query: { project_id: productionId } });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Schema } from 'effect';
-import { startApi, type ApiHarness } from '../support/api-client';
+import type { ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
-import { enableQryn, serveQrynGateway, type EnabledQryn } from '../support/qryn';
+import type { EnabledQryn } from '../support/qryn';
+import { startQrynInAcme, stopQrynInAcme, type QrynInAcme } from '../support/qryn-in-acme';
 import { INSTRUMENT_CLUSTER_REQUIRED_MESSAGE, INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE, InstrumentedApplicationList, InstrumentResponse } from '../../contract/qryn';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
 import { scrapeInstrumented, setInstrumented } from '../../server/products/qryn/instrumentation';
@@ -19,23 +20,18 @@ describe.each(databaseTargets())('qryn instrumentation ($kind)', (target) => {
   let viewer: string;
   let qryn: EnabledQryn;
   let productionId: number;
-  let gateway: Awaited<ReturnType<typeof serveQrynGateway>>;
+  let gateway: QrynInAcme['gateway'];
   let gatewayUrl: string;
 
+  let setup: QrynInAcme | undefined;
+
   beforeAll(async () => {
-    api = await startApi(target, { products: true });
-    const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-    productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
-    owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
-    viewer = await api.tokenFor('viewer@example.com', { organizationId: acmeId });
-    qryn = await enableQryn(api, productionId, (await api.user('demo@example.com')).id, acmeId);
-    gateway = await serveQrynGateway(qryn);
+    setup = await startQrynInAcme(target);
+    ({ api, owner, qryn, productionId, gateway } = setup);
+    viewer = await api.tokenFor('viewer@example.com', { organizationId: setup.acmeId });
     gatewayUrl = gateway.url;
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await api?.close();
-  });
+  afterAll(() => stopQrynInAcme(setup));
 
   const q = { project_id: 0 };
   const call = (method: string, path: string, token: string, body?: unknown) => api.request(method, `integrations/qryn/${path}`, { token, query: { ...q, project_id: productionId }, body });
