@@ -57,6 +57,15 @@ export function parseReadCache(value: string | undefined): number {
   throw new Error(`READ_CACHE must be on, off or a number of milliseconds (got '${value}')`);
 }
 
+/** A whole-number setting: unset or empty gives the default; anything else that is not a whole number ≥ minimum stops the start. */
+export function wholeNumberSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number of ${minimum} or more (got "${raw}").`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
@@ -88,11 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     production: env.NODE_ENV === 'production',
     seedDemoData: env.SEED_DEMO_DATA ? env.SEED_DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
     signInProtection: signInProtectionFrom(env),
-    reauthenticationMaxAgeSeconds: Number(env.REAUTHENTICATION_MAX_AGE ?? 300),
+    reauthenticationMaxAgeSeconds: wholeNumberSetting(env, 'REAUTHENTICATION_MAX_AGE', 300),
     hepPort: Number(env.HEP_PORT || (env.NODE_ENV === 'test' ? 0 : 9060)),
     readCacheMs: parseReadCache(env.READ_CACHE),
     secretsEncryptionKey: env.SECRETS_ENCRYPTION_KEY || undefined,
-    projectLimitPerAccount: env.PROJECT_LIMIT_PER_ACCOUNT ? Number(env.PROJECT_LIMIT_PER_ACCOUNT) : DEFAULT_PROJECT_LIMIT_PER_ACCOUNT,
+    projectLimitPerAccount: wholeNumberSetting(env, 'PROJECT_LIMIT_PER_ACCOUNT', DEFAULT_PROJECT_LIMIT_PER_ACCOUNT, 1),
   };
 }
 
@@ -105,13 +114,7 @@ export function isLoopbackHost(host: string): boolean {
 // Keycloak's brute-force detection defaults where they exist (30 failures, 15 minutes, 12 hours), plus a short
 // growing wait after the first few failures.
 function signInProtectionFrom(env: NodeJS.ProcessEnv): { account: FailurePolicy; address: FailurePolicy } {
-  const number = (name: string, fallback: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more (got "${raw}").`);
-    return value;
-  };
+  const number = (name: string, fallback: number) => wholeNumberSetting(env, name, fallback);
   const account: FailurePolicy = {
     freeFailures: number('BRUTE_FORCE_FREE_FAILURES', 5),
     waitIncrementSeconds: number('BRUTE_FORCE_WAIT_INCREMENT_SECONDS', 5),
