@@ -20,6 +20,12 @@ export interface Settings {
   hideBilling: boolean;
   supportEmail: string;
   docsUrl: string;
+  /** The platform's own legal pages (the invitation's terms box). */
+  privacyPolicyUrl: string;
+  termsUrl: string;
+  /** The payment provider's legal pages (the card form's terms box). */
+  paymentPrivacyUrl: string;
+  paymentTermsUrl: string;
 }
 
 export type SettingsSource = Record<string, string | boolean | undefined>;
@@ -78,6 +84,10 @@ export const SETTING_DEFINITIONS = {
   hideBilling: { key: 'VITE_HIDE_BILLING', fallback: 'false', required: false, check: isBoolean },
   supportEmail: { key: 'VITE_SUPPORT_EMAIL', fallback: 'support@example.com', required: false, check: isEmail },
   docsUrl: { key: 'VITE_DOCS_URL', fallback: 'https://qryn.dev', required: false, check: isUrlOrPath },
+  privacyPolicyUrl: { key: 'VITE_PRIVACY_POLICY_URL', fallback: 'https://qryn.cloud/privacy', required: false, check: isUrlOrPath },
+  termsUrl: { key: 'VITE_TERMS_URL', fallback: 'https://qryn.cloud/terms', required: false, check: isUrlOrPath },
+  paymentPrivacyUrl: { key: 'VITE_PAYMENT_PRIVACY_URL', fallback: 'https://stripe.com/privacy', required: false, check: isUrlOrPath },
+  paymentTermsUrl: { key: 'VITE_PAYMENT_TERMS_URL', fallback: 'https://stripe.com/legal/consumer', required: false, check: isUrlOrPath },
 } satisfies Record<string, SettingDefinition>;
 
 type SettingName = keyof typeof SETTING_DEFINITIONS;
@@ -117,6 +127,10 @@ export function parseSettings(source: SettingsSource): Settings {
     hideBilling: read('hideBilling') === 'true',
     supportEmail: read('supportEmail'),
     docsUrl: read('docsUrl'),
+    privacyPolicyUrl: read('privacyPolicyUrl'),
+    termsUrl: read('termsUrl'),
+    paymentPrivacyUrl: read('paymentPrivacyUrl'),
+    paymentTermsUrl: read('paymentTermsUrl'),
   };
   if (problems.length > 0) throw new SettingsError(problems);
   return settings;

@@ -48,4 +48,13 @@ describe('build-time settings', () => {
   it('adds the trailing slash the HTTP client expects on the API URL', () => {
     expect(parseSettings({ ...version, VITE_API_URL: 'https://api.example.com/v1' }).apiUrl).toBe('https://api.example.com/v1/');
   });
+
+  it('takes the legal pages linked from the terms boxes from settings, with documented defaults', () => {
+    const defaults = parseSettings(version);
+    expect([defaults.privacyPolicyUrl, defaults.termsUrl]).toEqual(['https://qryn.cloud/privacy', 'https://qryn.cloud/terms']);
+    expect([defaults.paymentPrivacyUrl, defaults.paymentTermsUrl]).toEqual(['https://stripe.com/privacy', 'https://stripe.com/legal/consumer']);
+    const own = parseSettings({ ...version, VITE_PRIVACY_POLICY_URL: '/legal/privacy', VITE_TERMS_URL: 'https://example.com/terms' });
+    expect([own.privacyPolicyUrl, own.termsUrl]).toEqual(['/legal/privacy', 'https://example.com/terms']);
+    expect(() => parseSettings({ ...version, VITE_PAYMENT_TERMS_URL: 'javascript:alert(1)' })).toThrow(/VITE_PAYMENT_TERMS_URL must be an http\(s\) URL/);
+  });
 });

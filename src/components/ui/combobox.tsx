@@ -1,7 +1,7 @@
 import { Combobox as ArkCombobox, useListCollection } from '@ark-ui/react/combobox';
 import { Portal } from '@ark-ui/react/portal';
 import { useFilter } from '@ark-ui/react/locale';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
 import { combobox, type ComboboxVariantProps } from 'styled-system/recipes/combobox';
 import { Chevron, type SelectItem } from './select';
@@ -16,11 +16,16 @@ export type ComboboxProps = ComboboxVariantProps & {
   disabled?: boolean;
   emptyText?: string;
   className?: string;
+  /** Marks the label with an asterisk, as Field does for the other required controls. */
+  required?: boolean;
+  /** Error text under the control: outlines it, sets aria-invalid and is read with it (aria-describedby). */
+  errorText?: string;
 };
 
 /** A searchable single choice (for example a country among ~249). */
-export function Combobox({ label, items, value, onValueChange, placeholder = 'Search…', name, disabled, emptyText = 'No matches', size, className }: ComboboxProps) {
+export function Combobox({ label, items, value, onValueChange, placeholder = 'Search…', name, disabled, emptyText = 'No matches', size, className, required, errorText }: ComboboxProps) {
   const styles = combobox({ size });
+  const errorId = useId();
   const { contains } = useFilter({ sensitivity: 'base' });
   const { collection, filter } = useListCollection({ initialItems: items, filter: contains, isItemDisabled: (item) => Boolean(item.disabled) });
   return (
@@ -32,14 +37,30 @@ export function Combobox({ label, items, value, onValueChange, placeholder = 'Se
       onInputValueChange={(details) => filter(details.inputValue)}
       name={name}
       disabled={disabled}
+      required={required}
+      invalid={Boolean(errorText)}
       openOnClick
       // Typing highlights the first match, so Enter takes it (keyboard use; the list still opens on arrows).
       inputBehavior="autohighlight"
       positioning={{ sameWidth: true }}
     >
-      <ArkCombobox.Label className={styles.label}>{label}</ArkCombobox.Label>
+      <ArkCombobox.Label className={styles.label}>
+        {label}
+        {/* Hidden from the accessible name, which stays the label's text; the input carries aria-required. */}
+        {required && (
+          <span aria-hidden="true" className={css({ color: 'fg.error', ms: '0.5' })}>
+            *
+          </span>
+        )}
+      </ArkCombobox.Label>
       <ArkCombobox.Control className={styles.control}>
-        <ArkCombobox.Input className={styles.input} placeholder={placeholder} />
+        <ArkCombobox.Input
+          className={cx(styles.input, css({ _invalid: { borderColor: 'fg.error', _focus: { outlineColor: 'fg.error' } } }))}
+          placeholder={placeholder}
+          aria-required={required || undefined}
+          aria-invalid={errorText ? true : undefined}
+          aria-describedby={errorText ? errorId : undefined}
+        />
         <ArkCombobox.Trigger className={styles.trigger} aria-label="Show options">
           <Chevron />
         </ArkCombobox.Trigger>
@@ -58,6 +79,11 @@ export function Combobox({ label, items, value, onValueChange, placeholder = 'Se
           </ArkCombobox.Content>
         </ArkCombobox.Positioner>
       </Portal>
+      {errorText && (
+        <p id={errorId} role="alert" className={css({ color: 'fg.error', fontSize: 'sm', mt: '1' })}>
+          {errorText}
+        </p>
+      )}
     </ArkCombobox.Root>
   );
 }

@@ -12,13 +12,13 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Combobox } from '../../components/ui/combobox';
 import { Field, Input } from '../../components/ui/field';
+import { settings } from '../../config/settings';
 import type { BillingDetails, CardSetupMachine } from '../../machines/card-setup/card-setup.machine';
 import type { CardDetailsProps, CardDetailsState } from './card-details';
 import { countryItems } from './countries';
 
-/** The payment provider's legal pages, opened in a new tab from the terms checkbox. */
-export const PROVIDER_PRIVACY_URL = 'https://stripe.com/privacy';
-export const PROVIDER_TERMS_URL = 'https://stripe.com/legal/consumer';
+/** Under the terms box when the form was sent without it ticked (the spec's form message names no field). */
+export const TERMS_REQUIRED_MESSAGE = "Please accept the payment provider's Privacy Policy and Terms of Service.";
 
 const PENDING_TEXT = {
   requestingSetup: 'Preparing the card setup…',
@@ -119,21 +119,16 @@ export function CardForm({ actor, renderDetails, onDetailsChange, submitLabel = 
             <Input autoComplete="postal-code" value={values.postalCode} onChange={(e) => set('postalCode')(e.target.value)} />
           </Field>
         </div>
-        <div>
-          <Combobox
-            label="Country"
-            items={countryItems()}
-            value={values.country ? [values.country] : []}
-            onValueChange={(value) => set('country')(value[0] ?? '')}
-            placeholder="Search a country"
-            disabled={pending}
-          />
-          {first('country') && (
-            <p className={css({ color: 'fg.error', fontSize: 'sm', mt: '1' })} role="alert">
-              {first('country')}
-            </p>
-          )}
-        </div>
+        <Combobox
+          label="Country"
+          required
+          errorText={first('country')}
+          items={countryItems()}
+          value={values.country ? [values.country] : []}
+          onValueChange={(value) => set('country')(value[0] ?? '')}
+          placeholder="Search a country"
+          disabled={pending}
+        />
         <Field label="Phone" required errorText={first('phone')}>
           <Input type="tel" autoComplete="tel" value={values.phone} onChange={(e) => set('phone')(e.target.value)} />
         </Field>
@@ -142,13 +137,13 @@ export function CardForm({ actor, renderDetails, onDetailsChange, submitLabel = 
           {renderDetails({ disabled: pending, onChange: handleDetails })}
         </div>
         <div>
-          <Checkbox checked={values.terms} onCheckedChange={(checked) => set('terms')(checked)} invalid={submitted && !values.terms} disabled={pending}>
+          <Checkbox checked={values.terms} onCheckedChange={(checked) => set('terms')(checked)} errorText={submitted && !values.terms ? TERMS_REQUIRED_MESSAGE : undefined} disabled={pending}>
             I accept the payment provider's{' '}
-            <a href={PROVIDER_PRIVACY_URL} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
+            <a href={settings.paymentPrivacyUrl} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
               Privacy Policy
             </a>{' '}
             and{' '}
-            <a href={PROVIDER_TERMS_URL} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
+            <a href={settings.paymentTermsUrl} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
               Terms of Service
             </a>
           </Checkbox>

@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import { useAuthActor } from '../../app/auth-context';
+import { settings } from '../../config/settings';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -19,10 +20,6 @@ import {
 import { acceptInvitation } from '../../services/invitations';
 import { toast } from '../../services/toast-store';
 import { switchToOrganization } from '../organization/switch-organization';
-
-/** The product's own legal pages (the invitation's terms are the console's, not the payment provider's). */
-export const PRIVACY_POLICY_URL = 'https://qryn.cloud/privacy';
-export const TERMS_URL = 'https://qryn.cloud/terms';
 
 function Shell({ children }: { children: ReactNode }) {
   return <main className={css({ minH: '100dvh', display: 'grid', placeItems: 'center', p: '4', bg: 'shell.canvas' })}>{children}</main>;
@@ -99,11 +96,11 @@ export function InvitationForm({ actor }: { actor: ActorRefFrom<InvitationAccept
       >
         <Checkbox name="terms" required checked={ticked} disabled={busy} onCheckedChange={(accepted) => actor.send({ type: accepted ? 'terms.accept' : 'terms.decline' })}>
           I accept the{' '}
-          <a href={PRIVACY_POLICY_URL} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
+          <a href={settings.privacyPolicyUrl} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
             Privacy Policy
           </a>{' '}
           and the{' '}
-          <a href={TERMS_URL} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
+          <a href={settings.termsUrl} target="_blank" rel="noopener noreferrer" className={css({ textDecoration: 'underline' })}>
             Terms of Service
           </a>
         </Checkbox>
