@@ -103,8 +103,16 @@ test.describe('pending invitations', () => {
     await expect(pending).toBeVisible();
     const [latestLink] = await invitationLinks(page, email);
 
-    // Delete: gone from 'Pending members' (also after a reload, so it is gone on the server too).
+    // Delete asks first: Cancel keeps the invitation; confirming removes it from 'Pending members' (also after a
+    // reload, so it is gone on the server too).
     await pending.getByRole('button', { name: `Delete invitation: ${email}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Delete the invitation to ${email}?` });
+    await expect(confirm).toContainText('The link in the invitation mail stops working.');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(pending).toBeVisible();
+    await pending.getByRole('button', { name: `Delete invitation: ${email}` }).click();
+    await confirm.getByRole('button', { name: 'Delete invitation' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'The invitation has been deleted.' })).toBeVisible();
     await expect(pending).toHaveCount(0);
     await page.reload();

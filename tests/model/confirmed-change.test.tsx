@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react';
 import { expect } from 'vitest';
 import { confirmedChangeMachine } from '../../src/machines/confirmed-change/confirmed-change.machine';
-import { ConfirmChangeDialog } from '../../src/views/stack/qryn/qryn-dialogs';
+import { ConfirmChangeDialog } from '../../src/views/confirm-change/confirm-change-dialog';
 import { DELETE_TOKEN_WARNING } from '../../src/views/stack/qryn/qryn-auth-view';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';

@@ -15,6 +15,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate } from '../../lib/format';
+import { confirmedChangeMachine } from '../../machines/confirmed-change/confirmed-change.machine';
 import { memberRemovalMachine } from '../../machines/member-removal/member-removal.machine';
 import { deleteInvitation, listInvitations, resendInvitation } from '../../services/invitations';
 import { listOrganizationUsers, removeOrganizationUser, type OrganizationUser } from '../../services/organizations';
@@ -24,6 +25,7 @@ import { MemberRoleButton } from './member-role-button';
 import { RemoveMemberDialog } from './remove-member-dialog';
 import { useUrlActionDialog } from '../url-state/use-url-state';
 import { RequireWriteAccess } from '../shell/require-write-access';
+import { ConfirmChangeDialog } from '../confirm-change/confirm-change-dialog';
 
 /** The delete-user modal's address: ?action=delete-org-user-{id} (spec 000 section 2). */
 export const DELETE_MEMBER_ACTION = 'delete-org-user-';
@@ -34,6 +36,9 @@ const invitationsKey = (organizationId: number) => ['organizations', organizatio
 function displayName(user: { givenName: string; familyName: string; email: string }): string {
   return `${user.givenName} ${user.familyName}`.trim() || user.email;
 }
+
+/** Under the question in the pending invitation's delete modal. */
+export const DELETE_INVITATION_WARNING = 'The link in the invitation mail stops working. You can invite this address again later.';
 
 export function OrganizationSettingsView() {
   const organizationId = useTokenOrganizationId();
@@ -90,13 +95,14 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
       refreshInvitations();
     },
   });
-  const removeInvite = useMutation({
-    mutationFn: deleteInvitation,
-    onSuccess: (response) => {
-      toast.success(response.message);
-      refreshInvitations();
-    },
-  });
+  // A deleted invitation cannot be brought back (its mailed link stops working), so deleting one asks first.
+  const removeInvite = useActorRef(
+    confirmedChangeMachine.provide({
+      actors: { applyChange: fromPromise(({ input }) => deleteInvitation(Number(input.id))) },
+      actions: { notifyApplied: (_, params) => toast.success(params.message), refresh: refreshInvitations },
+    }),
+  );
+  const removingInvite = useSelector(removeInvite, (s) => s.context.subject);
 
   if (members.isError || organizations.isError) {
     return (
@@ -172,8 +178,7 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
                       size="sm"
                       variant="outline"
                       aria-label={`Delete invitation: ${invite.invitedUserEmail}`}
-                      loading={removeInvite.isPending && removeInvite.variables === invite.id}
-                      onClick={() => removeInvite.mutate(invite.id)}
+                      onClick={() => removeInvite.send({ type: 'change.open', subject: { id: String(invite.id), label: invite.invitedUserEmail } })}
                     >
                       Delete
                     </Button>
@@ -188,6 +193,9 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
       {canManage && <InviteMemberCard projects={(projects.data ?? []).map((p) => ({ id: p.id, name: p.name }))} onInvited={refreshInvitations} />}
 
       <RemoveMemberDialog actor={removal} />
+      <ConfirmChangeDialog actor={removeInvite} title={`Delete the invitation to ${removingInvite?.label ?? ''}?`} confirmLabel="Delete invitation">
+        <p>{DELETE_INVITATION_WARNING}</p>
+      </ConfirmChangeDialog>
     </Page>
   );
 }

@@ -15,7 +15,8 @@ import { qrynTokenCreateMachine } from '../../../machines/qryn-token-create/qryn
 import { createQrynToken, deleteQrynToken, type QrynConfigData } from '../../../services/qryn';
 import { toast } from '../../../services/toast-store';
 import { useShellData } from '../../shell/use-shell-data';
-import { ConfirmChangeDialog, CreateTokenDialog } from './qryn-dialogs';
+import { ConfirmChangeDialog } from '../../confirm-change/confirm-change-dialog';
+import { CreateTokenDialog } from './qryn-dialogs';
 import { RotateKeys } from './qryn-overview-view';
 import { qrynQueries } from './qryn-queries';
 import { useUrlModal } from './use-url-modal';

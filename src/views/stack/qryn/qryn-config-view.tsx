@@ -22,7 +22,7 @@ import type { RetentionPolicy } from '../../../services/stack';
 import { toast } from '../../../services/toast-store';
 import { useShellData } from '../../shell/use-shell-data';
 import { retentionLabel } from '../enable-product-dialog';
-import { ConfirmChangeDialog } from './qryn-dialogs';
+import { ConfirmChangeDialog } from '../../confirm-change/confirm-change-dialog';
 import { qrynQueries } from './qryn-queries';
 import { InstrumentationCard } from './qryn-instrumentation-card';
 import { SimpleTable } from './simple-table';

@@ -1,7 +1,7 @@
 // qryn's modals, each driven by its machine: Rotate API keys (Overview), Create token and Delete token (Auth Tokens),
 // Change your Retention Policy (Config).
 import { useSelector } from '@xstate/react';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import type { ActorRefFrom } from 'xstate';
 import { TOKEN_SCOPES, type TokenScope } from '../../../../contract/qryn';
@@ -10,7 +10,6 @@ import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, NativeSelect } from '../../../components/ui/field';
-import type { ConfirmedChangeMachine } from '../../../machines/confirmed-change/confirmed-change.machine';
 import { ROTATE_KEYS_NOTE, ROTATE_KEYS_QUESTION, type QrynKeyRotationMachine } from '../../../machines/qryn-key-rotation/qryn-key-rotation.machine';
 import type { QrynTokenCreateMachine } from '../../../machines/qryn-token-create/qryn-token-create.machine';
 
@@ -126,42 +125,4 @@ export function CreateTokenDialog({ actor }: { actor: ActorRefFrom<QrynTokenCrea
   );
 }
 
-/** The confirm modal of a confirmed change (delete a token, change the retention policy). */
-export function ConfirmChangeDialog({
-  actor,
-  title,
-  confirmLabel,
-  children,
-}: {
-  actor: ActorRefFrom<ConfirmedChangeMachine>;
-  title: string;
-  confirmLabel: string;
-  children?: ReactNode;
-}) {
-  const state = useSelector(actor, (s) => s);
-  const applying = state.matches('applying');
-  return (
-    <Dialog
-      open={!state.matches('closed')}
-      onOpenChange={(open) => {
-        if (!open && !applying) actor.send({ type: 'change.cancel' });
-      }}
-      role="alertdialog"
-      title={title}
-      footer={
-        <>
-          <Button variant="outline" disabled={applying} onClick={() => actor.send({ type: 'change.cancel' })}>
-            Cancel
-          </Button>
-          <Button loading={applying} onClick={() => actor.send({ type: 'change.confirm' })}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
-    >
-      {children}
-      {state.matches('failed') && <Alert status="error">{state.context.error}</Alert>}
-    </Dialog>
-  );
-}
 
