@@ -1,6 +1,7 @@
 /**
  * A change that a modal asks to confirm (qryn: deleting a token with action=delete-token, changing the retention
- * policy with modal=open): the subject is chosen, the modal says what will happen, confirming applies it.
+ * policy with modal=open; the organization: deleting a pending invitation): the subject is chosen, the modal says
+ * what will happen, confirming applies it.
  * States:
  * - closed       no modal
  * - confirming   the modal names the subject; Cancel / the confirm button
