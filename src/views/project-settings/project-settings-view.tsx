@@ -30,7 +30,7 @@ export function ProjectSettingsView() {
   // ProjectLayout renders this page only for a project of the list.
   if (!project) return null;
   return (
-    <RequireWriteAccess what="the project settings">
+    <RequireWriteAccess what="changing the project settings">
       <ProjectSettings project={project} organizationId={shell.organizationId} />
     </RequireWriteAccess>
   );
