@@ -12,8 +12,8 @@ import { DELETE_MEMBER_ACTION } from '../../src/views/organization/organization-
 import { RemoveMemberDialog } from '../../src/views/organization/remove-member-dialog';
 import { useUrlActionDialog } from '../../src/views/url-state/use-url-state';
 import { installDomStubs } from '../console/organization/dom-stubs';
-import { memberRemovalEvents, sampleMember } from '../support/member-removal-samples';
-import { describeModel, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
+import { memberRemovalEvents, memberRemovalViewEvents, sampleMember } from '../support/member-removal-samples';
+import { describeModel, type ModelStates, type ViewScreen, type ViewStates } from '../support/model-based';
 
 installDomStubs();
 
@@ -61,12 +61,6 @@ function Page({ actor }: { actor: Parameters<typeof RemoveMemberDialog>[0]['acto
 const requestedId = (screen: ViewScreen) => readAction(new URLSearchParams(screen.getByRole('status', { name: 'address', hidden: true }).textContent ?? ''), DELETE_MEMBER_ACTION);
 const dialogText = (screen: ViewScreen) => screen.getByRole('alertdialog').textContent ?? '';
 
-const viewEvents = {
-  'removal.open': ({ screen, user }) => user.click(screen.getByRole('button', { name: `Delete user: ${member.name}` })),
-  'removal.confirm': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Delete user' })),
-  'removal.cancel': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Cancel' })),
-} satisfies ViewEvents<typeof machine>;
-
 const viewStates = {
   closed: ({ screen }) => {
     expect(screen.queryByRole('alertdialog')?.getAttribute('data-state') ?? 'closed').toBe('closed');
@@ -97,7 +91,7 @@ describeModel('member removal through the address', {
         <Page actor={actor} />
       </MemoryRouter>
     ),
-    events: viewEvents,
+    events: memberRemovalViewEvents,
     states: viewStates,
   },
 });

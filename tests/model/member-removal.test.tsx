@@ -6,8 +6,8 @@ import { expect } from 'vitest';
 import { memberRemovalMachine } from '../../src/machines/member-removal/member-removal.machine';
 import { DELETE_USER_WARNING, RemoveMemberDialog } from '../../src/views/organization/remove-member-dialog';
 import { installDomStubs } from '../console/organization/dom-stubs';
-import { memberRemovalEvents, sampleMember } from '../support/member-removal-samples';
-import { describeModel, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
+import { memberRemovalEvents, memberRemovalViewEvents, sampleMember } from '../support/member-removal-samples';
+import { describeModel, type ModelStates, type ViewScreen, type ViewStates } from '../support/model-based';
 
 installDomStubs();
 
@@ -57,12 +57,6 @@ const dialog = (screen: ViewScreen) => {
   return element;
 };
 
-const viewEvents = {
-  'removal.open': ({ screen, user }) => user.click(screen.getByRole('button', { name: `Delete user: ${member.name}` })),
-  'removal.confirm': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Delete user' })),
-  'removal.cancel': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Cancel' })),
-} satisfies ViewEvents<typeof machine>;
-
 const viewStates = {
   // A closing dialog stays in the DOM as 'closed' until its exit animation ends, which jsdom never plays.
   closed: ({ screen }) => expect(screen.queryByRole('alertdialog')?.getAttribute('data-state') ?? 'closed').toBe('closed'),
@@ -86,5 +80,5 @@ describeModel('member removal machine', {
   machine,
   events,
   states,
-  view: { render: (actor) => <Harness actor={actor} />, events: viewEvents, states: viewStates },
+  view: { render: (actor) => <Harness actor={actor} />, events: memberRemovalViewEvents, states: viewStates },
 });

@@ -1,7 +1,7 @@
-// The member-removal machine's sample member and events, shared by its model tests (the modal alone, and the modal
+// The member-removal machine's sample member, its events and what a person does for each, shared by its model tests (the modal alone, and the modal
 // owned through the address).
 import type { memberRemovalMachine } from '../../src/machines/member-removal/member-removal.machine';
-import type { ModelEvents } from './model-based';
+import type { ModelEvents, ViewEvents } from './model-based';
 
 export const sampleMember = { id: '00000000-0000-4000-8000-000000000002', name: 'Dev Member', email: 'dev@example.com' };
 
@@ -14,3 +14,10 @@ export const memberRemovalEvents = {
     { type: 'xstate.error.actor.removeMember', error: Object.assign(new Error('Not found'), { description: 'We could not find this user.' }) },
   ],
 } satisfies ModelEvents<typeof memberRemovalMachine>;
+
+/** What a person does in the remove-member modal for each event a person can cause. */
+export const memberRemovalViewEvents = {
+  'removal.open': ({ screen, user }) => user.click(screen.getByRole('button', { name: `Delete user: ${sampleMember.name}` })),
+  'removal.confirm': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Delete user' })),
+  'removal.cancel': ({ screen, user }) => user.click(screen.getByRole('button', { name: 'Cancel' })),
+} satisfies ViewEvents<typeof memberRemovalMachine>;
