@@ -29,12 +29,43 @@ run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
 # that start a platform use PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it), the embedded one otherwise.
 mkdir -p .tmp
-rm -f .tmp/vitest-results.json .tmp/playwright-results.json
-run "Unit, model-based, API and statecharts tests (vitest)" npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-results.json || true
+rm -f .tmp/vitest-results.json .tmp/playwright-results.json .tmp/vitest.log .tmp/vitest.rc
+vitest_stage="Unit, model-based, API and statecharts tests (vitest)"
+run_vitest() { npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/vitest-results.json; }
 
-if run "Debian's chromium" bash scripts/install-chromium.sh && run "Build the console (npm run build)" npm run build; then
+# Debian's chromium comes from apt like clickhouse-server above: installed before anything runs beside it, so two
+# apt runs never wait on each other's lock.
+browser_ready=true
+run "Debian's chromium" bash scripts/install-chromium.sh || browser_ready=false
+
+# vitest (one worker) and the browser stages (the build, then one Playwright worker with its platform and chromium)
+# each keep about one core busy, so on two cores they run side by side: the run takes about as long as the longer of
+# the two instead of their sum. vitest's output is kept in .tmp/vitest.log and printed when it ends, so the two do not
+# interleave. TEST_SERIAL=1 runs them one after the other (a machine with one core, or to read vitest's output live).
+vitest_pid=""
+if [ "${TEST_SERIAL:-}" = "1" ]; then
+  run "$vitest_stage" run_vitest || true
+else
+  step "$vitest_stage: started beside the browser tests, its output follows them (.tmp/vitest.log)"
+  # Its own process group (setsid), so that a stopped run ends vitest and every platform its tests started with it.
+  export -f run_vitest
+  setsid bash -c 'run_vitest >.tmp/vitest.log 2>&1; echo $? >.tmp/vitest.rc' &
+  vitest_pid=$!
+  trap '[ -n "$vitest_pid" ] && kill -- "-$vitest_pid" 2>/dev/null || true' EXIT
+  trap 'exit 130' INT TERM
+fi
+
+if $browser_ready && run "Build the console (npm run build)" npm run build; then
   export PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/playwright-results.json
   run "Browser tests (Playwright, e2e/)" npx playwright test --reporter=list,json || true
+fi
+
+if [ -n "$vitest_pid" ]; then
+  wait "$vitest_pid" || true
+  vitest_pid=""
+  step "$vitest_stage"
+  cat .tmp/vitest.log
+  if [ "$(cat .tmp/vitest.rc 2>/dev/null || echo 1)" != "0" ]; then failed+=("$vitest_stage"); fi
 fi
 
 step "Model coverage"
