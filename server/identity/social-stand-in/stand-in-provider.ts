@@ -39,9 +39,15 @@ interface StandInAccount {
 export async function startSocialStandIn(options: { host: string; port: number; redirectUri: string; connection: string }): Promise<SocialStandIn> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`The social sign-in stand-in cannot listen on port ${options.port} (in use): set SOCIAL_STAND_IN_PORT to a free port, or SOCIAL_STAND_IN=false.`)
+          : error,
+      ),
+    );
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
