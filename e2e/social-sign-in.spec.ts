@@ -24,6 +24,8 @@ async function pressSocialButtonByKeyboard(page: Page, baseURL: string) {
 }
 
 test.describe('social sign-in', () => {
+  // Two providers' pages, the console's start and three loads of Account Settings: longer than one page's budget.
+  test.describe.configure({ timeout: 90_000 });
   test('social@ signs in through the stand-in provider and is offered no profile editing', async ({ page, baseURL }) => {
     await pressSocialButtonByKeyboard(page, baseURL!);
     await expect(page.getByLabel('Email')).toHaveValue(SOCIAL.email);
