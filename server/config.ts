@@ -44,7 +44,29 @@ export interface PlatformConfig {
   secretsEncryptionKey?: string;
   /** PROJECT_LIMIT_PER_ACCOUNT: projects one account (an organization, or a personal account) may hold; default 100. */
   projectLimitPerAccount?: number;
+  /** Sign-in through an external OpenID Connect provider (SOCIAL_OIDC_*, docs/security.md); absent = no such button. */
+  socialOidc?: SocialOidcSettings;
+  /**
+   * The local stand-in provider (server/identity/social-stand-in/): started by the platform when no SOCIAL_OIDC_ISSUER
+   * is given (SOCIAL_STAND_IN, default on outside production on a loopback address), on SOCIAL_STAND_IN_PORT.
+   */
+  socialStandIn?: { enabled: boolean; port: number };
 }
+
+export interface SocialOidcSettings {
+  /** SOCIAL_OIDC_ISSUER: the provider's issuer; its discovery document is `{issuer}/.well-known/openid-configuration`. */
+  issuer: string;
+  /** SOCIAL_OIDC_CLIENT_ID and SOCIAL_OIDC_CLIENT_SECRET: this console's client at the provider. */
+  clientId: string;
+  clientSecret: string;
+  /** SOCIAL_OIDC_LABEL: the button reads "Continue with {label}"; default the issuer's host name. */
+  label: string;
+  /** SOCIAL_OIDC_CONNECTION: the connection name of the accounts this provider creates (default google-oauth2). */
+  connection: string;
+}
+
+/** The connection name social accounts carry by default (the demo account social@example.com has it). */
+export const DEFAULT_SOCIAL_CONNECTION = 'google-oauth2';
 
 export const DEFAULT_READ_CACHE_MS = 1_000;
 export const DEFAULT_PROJECT_LIMIT_PER_ACCOUNT = 100;
@@ -102,7 +124,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     readCacheMs: parseReadCache(env.READ_CACHE),
     secretsEncryptionKey: env.SECRETS_ENCRYPTION_KEY || undefined,
     projectLimitPerAccount: wholeNumberSetting(env, 'PROJECT_LIMIT_PER_ACCOUNT', DEFAULT_PROJECT_LIMIT_PER_ACCOUNT, 1),
+    socialOidc: socialOidcFrom(env),
+    socialStandIn: socialStandInFrom(env, host, port),
   };
+}
+
+/** SOCIAL_OIDC_*: all of issuer, client id and secret, or none; anything half-set stops the start with its name. */
+export function socialOidcFrom(env: NodeJS.ProcessEnv): SocialOidcSettings | undefined {
+  const issuer = (env.SOCIAL_OIDC_ISSUER ?? '').trim();
+  const clientId = (env.SOCIAL_OIDC_CLIENT_ID ?? '').trim();
+  const clientSecret = env.SOCIAL_OIDC_CLIENT_SECRET ?? '';
+  if (!issuer) {
+    const stray = ['SOCIAL_OIDC_CLIENT_ID', 'SOCIAL_OIDC_CLIENT_SECRET', 'SOCIAL_OIDC_LABEL'].filter((name) => env[name]);
+    if (stray.length) throw new Error(`${stray.join(', ')} set without SOCIAL_OIDC_ISSUER: set the provider's issuer too, or unset them.`);
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`SOCIAL_OIDC_ISSUER must be the provider's issuer URL (got "${issuer}").`);
+  }
+  // OpenID Connect requires https issuers; plain http only for a provider on this machine (the stand-in, tests).
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new Error(`SOCIAL_OIDC_ISSUER must use https (got "${issuer}"); plain http is accepted only on a loopback address.`);
+  }
+  if (!clientId) throw new Error('SOCIAL_OIDC_CLIENT_ID is missing: the client id this console has at the provider.');
+  if (!clientSecret) throw new Error('SOCIAL_OIDC_CLIENT_SECRET is missing: the client secret this console has at the provider.');
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    label: (env.SOCIAL_OIDC_LABEL ?? '').trim() || url.hostname,
+    connection: (env.SOCIAL_OIDC_CONNECTION ?? '').trim() || DEFAULT_SOCIAL_CONNECTION,
+  };
+}
+
+/**
+ * The stand-in lets anyone type any email and be that social user: it runs only where nobody else can reach it,
+ * never in production, and never when a real provider is configured.
+ */
+function socialStandInFrom(env: NodeJS.ProcessEnv, host: string, port: number): { enabled: boolean; port: number } {
+  const asked = (env.SOCIAL_STAND_IN ?? '').trim().toLowerCase();
+  if (asked && asked !== 'true' && asked !== 'false') throw new Error(`SOCIAL_STAND_IN must be true or false (got "${env.SOCIAL_STAND_IN}").`);
+  if (asked === 'true' && env.NODE_ENV === 'production') throw new Error('SOCIAL_STAND_IN=true is refused with NODE_ENV=production: the stand-in signs anyone in as any email.');
+  const enabled = !env.SOCIAL_OIDC_ISSUER && (asked ? asked === 'true' : env.NODE_ENV !== 'production' && isLoopbackHost(host));
+  // Next to the platform's port, so the stand-in's issuer stays the same from one start to the next.
+  return { enabled, port: wholeNumberSetting(env, 'SOCIAL_STAND_IN_PORT', port === 0 ? 0 : port + 1) };
 }
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine can reach. */

@@ -9,8 +9,10 @@ Observability Console is running at ${platform.url}/
 ${platform.config.seedDemoData ? `  Demo sign-in:  demo@example.com / Demo1234!   (owner of the organization Acme)
   Also:          dev@example.com (read-write), viewer@example.com (read-only), new@example.com (nothing yet),
                  all with the password Demo1234! (local demo data only)
-` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false, or not listening on a loopback address)'}
-  Database:      ${platform.config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : platform.config.dataDir}
+${platform.socialStandInUrl ? `  Social:        social@example.com signs in with "Continue with Social stand-in" on the login page
+                 (local stand-in provider at ${platform.socialStandInUrl}; SOCIAL_OIDC_ISSUER configures a real one)
+` : ''}` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false, or not listening on a loopback address)'}
+${platform.config.socialOidc && !platform.socialStandInUrl ? `  Social:        "Continue with ${platform.config.socialOidc.label}" (${platform.config.socialOidc.issuer})\n` : ''}  Database:      ${platform.config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : platform.config.dataDir}
 `);
 
 let stopping = false;

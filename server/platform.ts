@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createMailer } from './adapters/mail/mailer';
 import { createApiHandler } from './api/api-handler';
-import type { PlatformConfig } from './config';
+import { DEFAULT_SOCIAL_CONNECTION, type PlatformConfig } from './config';
 import { openDatabase, type Database } from './db/database';
 import { presentDemoAccounts, seedDemoData } from './db/seed';
 import { provisionDemoProducts } from './products/demo-products';
@@ -23,6 +23,8 @@ import type { ProductFactory } from './products/product-backend';
 import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
 import { createStorageSwitch, handleDevClock } from './dev/dev-controls';
 import { describeErrorForLog } from './safe-error-log';
+import { startSocialStandIn, type SocialStandIn } from './identity/social-stand-in/stand-in-provider';
+import { socialRedirectUri } from './identity/social-sign-in';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default: the config's seedDemoData (SEED_DEMO_DATA). */
@@ -45,6 +47,8 @@ export interface RunningPlatform {
   products: ProductRegistry;
   /** The subscription lifecycle (trial → active/suspended, cancellations); tick() runs a pass now. */
   lifecycle: SubscriptionLifecycle;
+  /** The local social sign-in stand-in's issuer, when the platform started it (no SOCIAL_OIDC_ISSUER). */
+  socialStandInUrl?: string;
   close(): Promise<void>;
 }
 
@@ -70,10 +74,21 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const effective = withActualPort(config, port);
+  let effective = withActualPort(config, port);
 
   let db: Database | undefined;
+  let standIn: SocialStandIn | undefined;
   try {
+    if (!effective.socialOidc && effective.socialStandIn?.enabled) {
+      // The local stand-in provider, started and stopped with the platform; the identity server signs in through it.
+      standIn = await startSocialStandIn({
+        host: '127.0.0.1',
+        port: effective.socialStandIn.port,
+        redirectUri: socialRedirectUri(effective.issuer),
+        connection: DEFAULT_SOCIAL_CONNECTION,
+      });
+      effective = { ...effective, socialOidc: standIn.settings };
+    }
     db = await openDatabase(effective.databaseUrl ? { url: effective.databaseUrl } : { dataDir: effective.dataDir });
     const seeded = (options.seed ?? effective.seedDemoData) ? (await seedDemoData(db)).seeded : false;
     await refuseDemoAccountsInProduction(db, effective);
@@ -162,9 +177,11 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       jobs,
       products,
       lifecycle,
+      socialStandInUrl: standIn?.issuer,
       async close() {
         identity.close();
         await closeServer(server);
+        await standIn?.close();
         // Jobs first (they may be talking to a product's servers), then the products stop what they started.
         lifecycle.close();
         storageSwitch?.resume();
@@ -175,6 +192,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     };
   } catch (error) {
     await closeServer(server).catch(() => undefined);
+    await standIn?.close().catch(() => undefined);
     await db?.close().catch(() => undefined);
     throw error;
   }

@@ -18,6 +18,8 @@ import { createProvider } from './provider-configuration';
 import type { SigningKeys } from './signing-keys';
 import { sweepEndedSessions } from './session-revocation';
 import { createRevocationEndpoint } from './token-revocation';
+import { createSocialSignIn, interactionOfState, socialRedirectUri } from './social-sign-in';
+import { sweepSocialSignInAttempts } from '../db/repositories/social-identities-repository';
 import { createAccessTokenVerifier } from './verify-access-token';
 
 // The identity server's front door: routes each request under /realms/{realm} to the module that answers it.
@@ -66,12 +68,14 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
   const accountEndpoints = createAccountEndpoints({ db, config, pageContext, verifyAccessToken });
   const revoke = createRevocationEndpoint({ db, config, provider });
   const signInProtection = createSignInProtection(db, config.signInProtection);
-  const handleInteraction = createInteractionHandler({ db, config, mailer, provider, pageContext, signInProtection });
+  const social = config.socialOidc ? createSocialSignIn({ db, settings: config.socialOidc, redirectUri: socialRedirectUri(config.issuer) }) : undefined;
+  const handleInteraction = createInteractionHandler({ db, config, mailer, provider, pageContext, signInProtection, social, quiet: deps.quiet });
 
   const sweep = setInterval(() => {
     sweepExpiredModels(db).catch(() => undefined);
     signInProtection.sweep().catch(() => undefined);
     sweepEndedSessions(db).catch(() => undefined);
+    sweepSocialSignInAttempts(db).catch(() => undefined);
   }, 60 * 60 * 1000);
   sweep.unref();
 
@@ -104,8 +108,19 @@ export async function createIdentityServer(deps: IdentityServerDependencies): Pr
       if (sub === '/protocol/openid-connect/userinfo') return await accountEndpoints.userinfo(req, res);
       if (sub === '/account' || sub === '/account/') return await accountEndpoints.account(req, res);
       if (sub === '/verify-email') return await accountEndpoints.verifyEmail(res, url.searchParams.get('token') ?? '');
-      const interaction = /^\/interaction\/([\w-]+)(\/login|\/register)?$/.exec(sub);
-      if (interaction) return await handleInteraction(req, res, interaction[2] ?? '');
+      if (sub === '/broker/social/endpoint' && social) {
+        // The provider's callback: back to the login interaction the state names (its cookie is scoped to that path).
+        const uid = interactionOfState(url.searchParams.get('state'));
+        if (uid) return redirect(res, `${realmPath}/interaction/${uid}/social-callback${url.search}`);
+        return sendHtml(res, 400, messagePage(pageContext, {
+          title: 'Sign-in not completed',
+          message: `The answer from ${social.label} does not belong to a sign-in started here. Please start again from the console.`,
+          link: { href: pageContext.consoleUrl, label: 'Back to the console' },
+          tone: 'error',
+        }));
+      }
+      const interaction = /^\/interaction\/([\w-]+)(\/login|\/register|\/social|\/social-callback)?$/.exec(sub);
+      if (interaction) return await handleInteraction(req, res, interaction[2] ?? '', url);
 
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
       req.url = (req.url ?? '/').slice(realmPath.length) || '/';

@@ -10,6 +10,8 @@ import { readForm, sendHtml, sendText } from './http-responses';
 import { loginPage, messagePage, registrationPage, type PageContext, type RegistrationErrors, type RegistrationValues } from './pages';
 import { passwordProblems } from './password-rules';
 import { clientAddress, waitMessage, type SignInProtection } from './brute-force';
+import { describeErrorForLog } from '../safe-error-log';
+import { SocialSignInError, socialFailureMessage, type SocialSignIn } from './social-sign-in';
 
 // The provider's interactions: the login page and its form post, the registration page and its form post.
 
@@ -20,14 +22,18 @@ export interface InteractionDependencies {
   provider: Provider;
   pageContext: PageContext;
   signInProtection: SignInProtection;
+  /** Sign-in through the external provider (SOCIAL_OIDC_* or the local stand-in); absent = no button. */
+  social?: SocialSignIn;
+  quiet?: boolean;
 }
 
 export function createInteractionHandler(deps: InteractionDependencies) {
-  const { db, config, mailer, provider, pageContext, signInProtection } = deps;
+  const { db, config, mailer, provider, pageContext, signInProtection, social } = deps;
   const behindProxy = config.publicUrl.startsWith('https:');
   const realmPath = pageContext.realmPath;
 
-  return async function handleInteraction(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
+  /** `action` is what follows /interaction/{uid}: '', '/login', '/register', '/social' or '/social-callback'. */
+  return async function handleInteraction(req: IncomingMessage, res: ServerResponse, action: string, url?: URL): Promise<void> {
     let details;
     try {
       details = await provider.interactionDetails(req, res);
@@ -52,8 +58,33 @@ export function createInteractionHandler(deps: InteractionDependencies) {
       return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     }
 
+    const socialButton = social ? { href: `${base}/social`, label: social.label } : undefined;
     const loginForm = (options: { email?: string; error?: string }) =>
-      sendHtml(res, 200, loginPage(pageContext, { action: `${base}/login`, registerUrl: `${base}/register`, ...options }));
+      sendHtml(res, 200, loginPage(pageContext, { action: `${base}/login`, registerUrl: `${base}/register`, social: socialButton, ...options }));
+
+    if (action === '/social' || action === '/social-callback') {
+      if (!social || req.method !== 'GET') return sendText(res, 404, 'Not found');
+      // The interaction comes from this browser's cookie; the address must name the same one.
+      const addressed = url?.pathname.split('/interaction/')[1]?.split('/')[0];
+      try {
+        if (action === '/social') {
+          res.writeHead(303, { Location: await social.start(uid), 'Cache-Control': 'no-store' });
+          return void res.end();
+        }
+        if (addressed !== uid) throw new SocialSignInError('bad_state', 'the callback names another interaction');
+        const user = await social.finish(uid, url?.searchParams ?? new URLSearchParams());
+        return await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: user.id, amr: ['fed'], remember: true } },
+          { mergeWithLastSubmission: false },
+        );
+      } catch (error) {
+        if (!deps.quiet) console.warn('[identity] social sign-in refused:', error instanceof SocialSignInError ? error.message : describeErrorForLog(error));
+        const reason = error instanceof SocialSignInError ? error.reason : 'provider_error';
+        return loginForm({ error: socialFailureMessage(reason, social.label) });
+      }
+    }
     const registrationForm = (options: { values: RegistrationValues; errors?: RegistrationErrors }) =>
       sendHtml(res, 200, registrationPage(pageContext, { action: `${base}/register`, loginUrl: base, ...options }));
 

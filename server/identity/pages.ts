@@ -60,7 +60,7 @@ function alert(message: string | undefined): string {
 
 export function loginPage(
   ctx: PageContext,
-  options: { action: string; registerUrl: string; email?: string; error?: string; notice?: string },
+  options: { action: string; registerUrl: string; email?: string; error?: string; notice?: string; social?: { href: string; label: string } },
 ): string {
   return layout(
     ctx,
@@ -74,8 +74,18 @@ ${field({ id: 'email', label: 'Email', type: 'email', value: options.email ?? ''
 ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!options.email && !options.error })}
 <button type="submit">Sign in</button>
 </form>
+${options.social ? socialSignIn(options.social) : ''}
 <p class="switch">New here? <a href="${escapeHtml(options.registerUrl)}">Create an account</a></p>`,
   );
+}
+
+/**
+ * The external provider's button: a link (a GET starts the flow), so the page's form-action 'self' does not block
+ * the redirect to the provider. After the password form, so that form stays the page's first.
+ */
+function socialSignIn(social: { href: string; label: string }): string {
+  return `<div class="divider" role="separator"><span>or</span></div>
+<a class="button secondary social" href="${escapeHtml(social.href)}">Continue with ${escapeHtml(social.label)}</a>`;
 }
 
 export interface RegistrationValues {

@@ -48,9 +48,11 @@ export function ShellLayout() {
 
   if (emailVerified === false && hasArea('verify')) return <Navigate to="/verify" replace />;
 
-  // Nobody to work for yet: no projects and no organizations leads to creating an organization.
+  // Nobody to work for yet: no projects and no organizations leads to creating an organization. Their own Account
+  // Settings (the sidebar offers them) stay reachable: a new or social account can read its profile or delete itself.
   const noAccountData = shell.projects.isSuccess && shell.organizations.isSuccess && shell.projects.data.length === 0 && shell.organizations.data.length === 0;
-  if (noAccountData && hasArea('organizationCreate') && !location.pathname.startsWith('/organization/create')) {
+  const ownAccountPage = location.pathname === '/account' || location.pathname.startsWith('/account/');
+  if (noAccountData && hasArea('organizationCreate') && !location.pathname.startsWith('/organization/create') && !ownAccountPage) {
     return <Navigate to="/organization/create" replace />;
   }
 
