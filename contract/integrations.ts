@@ -1,10 +1,11 @@
 import { Schema } from 'effect';
 import { Timestamp } from './common';
+import { INTEGRATION_STATUSES } from './integration-statuses';
 import { Product } from './products';
 
 // Integrations (products enabled in a project), read side (spec 001 §3, §4, §7 Integrations).
 
-export const INTEGRATION_STATUSES = ['trial', 'active', 'suspended', 'cancelled_by_user', 'scheduled_for_cancellation'] as const;
+export { INTEGRATION_STATUSES };
 export const IntegrationStatus = Schema.Literals(INTEGRATION_STATUSES);
 export type IntegrationStatus = typeof IntegrationStatus.Type;
 

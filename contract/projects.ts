@@ -2,24 +2,15 @@ import { Schema } from 'effect';
 import { nameTextChecks, TEXT_LIMITS } from './text-rules';
 import { Id, IdFromString, PersonFields, userId } from './common';
 
+// The slug rules live in project-slug.ts (no schema library); named here as well for the server's imports.
+export { projectIdFromSlug, projectSlug } from './project-slug';
+
 // Projects and their members (spec 000 §2 Project Settings, §3 Project, §5, §7 Projects).
 
 export const MAX_PROJECT_PAGE = 200;
 export const PROJECT_NAME_MESSAGE = 'The project name must have at least 3 characters';
 export const SELECT_ONE_USER = 'Please select one user.';
 export const PROJECT_NAME_MISMATCH = 'Project name does not match';
-
-/** A slug is the lower-cased name with every run of other characters as one dash, then a dash and the id. */
-export function projectSlug(name: string, id: number): string {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  return base ? `${base}-${id}` : `project-${id}`;
-}
-
-/** The numeric id at the end of a slug, or null when the slug is not in that form. */
-export function projectIdFromSlug(slug: string): number | null {
-  const match = /^[a-z0-9-]*-(\d+)$/.exec(slug);
-  return match ? Number(match[1]) : null;
-}
 
 export const Project = Schema.Struct({
   id: Schema.Number,

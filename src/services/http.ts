@@ -1,7 +1,9 @@
 // The one HTTP client of the console (ky): API base URL, bearer token refreshed with a 5 s margin, snake_case
 // bodies out, responses decoded with the contract/ schema (wire form) then camelCased in, and the spec's error
-// mapping (000 section 8).
-import { Schema } from 'effect';
+// mapping (000 section 8). The schema library is not imported here: a read with a contract schema loads the decoder
+// (schema-decode.ts) on its first use, and the first reads of the shell use hand-written checks (wire-checks.ts), so
+// the first paint needs no effect Schema.
+import type { Schema } from 'effect';
 import ky, { HTTPError, type Options } from 'ky';
 import { resolveUrl, settings } from '../config/settings';
 import { camelizeKeys, snakeizeKeys, type Camelize } from '../lib/case';
@@ -21,9 +23,10 @@ import {
 import { reportError } from './error-reporting';
 import { notifyUnauthorized } from './session-events';
 import { toast } from './toast-store';
+import type { WireCheck } from './wire-checks';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Decodable = Schema.Top & { readonly DecodingServices: never };
+export type Decodable = Schema.Top & { readonly DecodingServices: never };
 
 export interface RequestOptions {
   /** Query parameters, sent as given (the API's query names are already snake_case). */
@@ -98,16 +101,11 @@ function handleError(error: Error): void {
   if (error instanceof DataMutationError || forbidden) toast.error(error.message, (error as ApiError).description || undefined);
 }
 
-export function decodeWire<S extends Decodable>(schema: S, data: unknown): Camelize<S['Type']> {
-  let decoded: S['Type'];
-  try {
-    decoded = Schema.decodeUnknownSync(schema as never)(data) as S['Type'];
-  } catch (cause) {
-    const error = new ApiError(PARSE_ERROR_MESSAGE, { description: 'The server answered with data the console does not understand.', status: 500 });
-    reportError(error, { cause });
-    throw error;
-  }
-  return camelizeKeys(decoded);
+/** The error a read whose answer does not match its contract shape gives (reported once, with its cause). */
+export function wireDecodeFailure(cause: unknown): ApiError {
+  const error = new ApiError(PARSE_ERROR_MESSAGE, { description: 'The server answered with data the console does not understand.', status: 500 });
+  reportError(error, { cause });
+  return error;
 }
 
 function kyOptionsFor(method: HttpMethod, options: RequestOptions): Options {
@@ -122,12 +120,11 @@ function kyOptionsFor(method: HttpMethod, options: RequestOptions): Options {
   return kyOptions;
 }
 
-export async function request<S extends Decodable>(method: HttpMethod, path: string, schema: S, options: RequestOptions = {}): Promise<Camelize<S['Type']>> {
+async function send(method: HttpMethod, path: string, options: RequestOptions): Promise<unknown> {
   const kyOptions = kyOptionsFor(method, options);
-  let body: unknown;
   try {
     const response = await client(path.replace(/^\//, ''), kyOptions);
-    body = await readBody(response);
+    return await readBody(response);
   } catch (cause) {
     if (cause instanceof HTTPError) {
       const error = mapHttpError(method, cause.response.status, await readBody(cause.response));
@@ -141,7 +138,25 @@ export async function request<S extends Decodable>(method: HttpMethod, path: str
     if (method !== 'GET') toast.error(error.message, error.description);
     throw error;
   }
+}
+
+/** A call whose answer is decoded with its contract schema (the schema's module has loaded the library already). */
+export async function request<S extends Decodable>(method: HttpMethod, path: string, schema: S, options: RequestOptions = {}): Promise<Camelize<S['Type']>> {
+  const body = await send(method, path, options);
+  const { decodeWire } = await import('./schema-decode');
   return decodeWire(schema, body);
+}
+
+/** A call whose answer is checked by a hand-written check (wire-checks.ts), for the reads the first paint needs. */
+export async function requestChecked<T>(method: HttpMethod, path: string, check: WireCheck<T>, options: RequestOptions = {}): Promise<Camelize<T>> {
+  const body = await send(method, path, options);
+  let checked: T;
+  try {
+    checked = check(body);
+  } catch (cause) {
+    throw wireDecodeFailure(cause);
+  }
+  return camelizeKeys(checked);
 }
 
 /**
@@ -164,6 +179,8 @@ export async function openStream(method: HttpMethod, path: string, options: Requ
 }
 
 export const http = {
+  /** A GET checked without the schema library (the shell's first reads). */
+  read: <T>(path: string, check: WireCheck<T>, options?: RequestOptions) => requestChecked('GET', path, check, options),
   get: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('GET', path, schema, options),
   post: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('POST', path, schema, options),
   patch: <S extends Decodable>(path: string, schema: S, options?: RequestOptions) => request('PATCH', path, schema, options),

@@ -9,7 +9,8 @@ import {
   type LoggenConfigBody,
 } from '../../contract/loggen';
 import type { Camelize } from '../lib/case';
-import { decodeWire, http, openStream } from './http';
+import { http, openStream } from './http';
+import { decodeWire } from './schema-decode';
 
 export type LoggenConfigForm = Camelize<LoggenConfigBody>;
 export type LoggenRunChunkData = Camelize<typeof LoggenRunChunk.Type>;

@@ -1,19 +1,9 @@
 import { MessageResponse } from '../../contract/common';
 import { UpdateProfileResponse } from '../../contract/users';
-import { OrganizationList } from '../../contract/organizations';
 import { http } from './http';
 
-export type UserOrganization = Awaited<ReturnType<typeof listUserOrganizations>>[number];
-
-/** Organizations the user is a member of (read_only tells read-only membership). */
-export function listUserOrganizations() {
-  return http.get('users/organizations', OrganizationList);
-}
-
-/** Organizations the user owns (fresh for 8 h). */
-export function listOwnedOrganizations() {
-  return http.get('organizations/users/owner', OrganizationList);
-}
+// The organization lists are first reads of the shell: shell-reads.ts (checked without the schema library).
+export { listOwnedOrganizations } from './shell-reads';
 
 /** PATCH users {given_name, family_name, name}: only for username-password accounts. */
 export function updateProfile(input: { givenName: string; familyName: string }) {

@@ -11,7 +11,8 @@ import {
   ServerError,
   ValidationError,
 } from '../../src/services/errors';
-import { decodeWire, mapHttpError } from '../../src/services/http';
+import { mapHttpError } from '../../src/services/http';
+import { decodeWire } from '../../src/services/schema-decode';
 
 afterEach(() => vi.restoreAllMocks());
 

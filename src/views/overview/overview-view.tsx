@@ -10,7 +10,7 @@ import { ArrowRightIcon } from '../../components/ui/icons';
 import { Skeleton } from '../../components/ui/spinner';
 import { formatDate } from '../../lib/format';
 import { rememberSelectedProject } from '../../services/selected-project';
-import { projectHome } from '../projects/projects-view';
+import { projectHome } from '../projects/project-home';
 import { visibleIntegrations } from '../shell/sidebar-model';
 import { IntegrationStatusBadge } from '../stack/integration-status-badge';
 import { useShellData } from '../shell/use-shell-data';

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
-import { hasArea } from '../../app/routes';
+import { projectHome } from './project-home';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { PlusIcon } from '../../components/ui/icons';
@@ -8,10 +8,6 @@ import { Skeleton } from '../../components/ui/spinner';
 import { rememberSelectedProject } from '../../services/selected-project';
 import { useShellData } from '../shell/use-shell-data';
 
-/** A project's landing page: its stack when that area exists, else the project overview. */
-export function projectHome(slug: string): string {
-  return hasArea('stack') ? `/${slug}/stack` : `/${slug}`;
-}
 
 /** /projects: the account's projects in a 1/2/3-column grid. */
 export function ProjectsView() {

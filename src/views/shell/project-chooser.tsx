@@ -1,76 +1,60 @@
-import { Popover } from '@ark-ui/react/popover';
-import { Portal } from '@ark-ui/react/portal';
-import { Link } from 'react-router';
+import { lazy, Suspense } from 'react';
 import { css, cx } from 'styled-system/css';
-import { popover } from 'styled-system/recipes/popover';
 import { buttonStyles } from '../../components/ui/button';
 import { ChevronsIcon, GridIcon } from '../../components/ui/icons';
-import { rememberSelectedProject } from '../../services/selected-project';
-import { CreateProjectForm } from '../projects/create-project-form';
+import { useFirstUse } from './first-use';
 import { useQueryParamToggle } from './query-param-toggle';
 import { useShellData } from './use-shell-data';
 
+const loadPanel = () => import('./project-chooser-panel');
+const ProjectChooserPanel = lazy(async () => ({ default: (await loadPanel()).ProjectChooserPanel }));
+
+const label = (name: string | undefined) => name ?? 'Select a project';
+
+/** The trigger's name and look, the same on the popover's trigger and on its stand-in. */
+export const projectChooserTrigger = (name: string | undefined) => ({
+  'aria-label': `Project: ${label(name)}. Change project`,
+  className: cx(buttonStyles({ variant: 'outline', size: 'sm' }), css({ maxW: { base: '44', sm: '72' }, justifyContent: 'space-between', bg: 'bg.default' })),
+});
+
+export function ProjectChooserLabel({ name }: { name: string | undefined }) {
+  return (
+    <>
+      <span className={css({ truncate: true })}>{label(name)}</span>
+      <ChevronsIcon />
+    </>
+  );
+}
+
 /**
  * The project menu in the top bar (select-project=open). Lists the account's projects and, unless the organization
- * is read-only, the create-project form. A read-only organization has no trigger at all (spec 000 section 2).
+ * is read-only, the create-project form. A read-only organization has no trigger at all (spec 000 section 2). The
+ * popover (project-chooser-panel.tsx, with the form) loads on first use.
  */
 export function ProjectChooser() {
   const shell = useShellData();
-  const [open, setOpen] = useQueryParamToggle('select-project');
-  const styles = popover();
-  const projects = shell.projects.data ?? [];
-  const label = shell.currentProject?.name ?? 'Select a project';
+  const [open] = useQueryParamToggle('select-project');
+  const firstUse = useFirstUse(open, loadPanel);
+  const name = shell.currentProject?.name;
 
   if (shell.readOnly) {
     return (
       <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', fontWeight: 'medium', textStyle: 'sm', px: '2' })}>
         <GridIcon />
-        {label}
+        {label(name)}
       </span>
     );
   }
 
+  const standIn = (
+    <button type="button" {...projectChooserTrigger(name)} aria-haspopup="dialog" aria-expanded="false" {...firstUse.standIn}>
+      <ProjectChooserLabel name={name} />
+    </button>
+  );
+  if (!firstUse.wanted) return standIn;
   return (
-    <Popover.Root open={open} onOpenChange={(details) => setOpen(details.open)} positioning={{ placement: 'bottom-start', gutter: 8 }} lazyMount unmountOnExit>
-      <Popover.Trigger className={cx(buttonStyles({ variant: 'outline', size: 'sm' }), css({ maxW: { base: '44', sm: '72' }, justifyContent: 'space-between', bg: 'bg.default' }))} aria-label={`Project: ${label}. Change project`}>
-        <span className={css({ truncate: true })}>{label}</span>
-        <ChevronsIcon />
-      </Popover.Trigger>
-      <Portal>
-        <Popover.Positioner className={styles.positioner}>
-          <Popover.Content className={cx(styles.content, css({ w: 'min(22rem, calc(100vw - 1.5rem))', p: '0', overflow: 'hidden' }))}>
-            <Popover.Title className={css({ px: '4', pt: '3', pb: '2', textStyle: 'xs', fontWeight: 'semibold', textTransform: 'uppercase', letterSpacing: 'wider', color: 'fg.muted' })}>
-              Projects
-            </Popover.Title>
-            <ul aria-label="Projects" className={css({ maxH: '64', overflowY: 'auto', px: '2', pb: '2' })}>
-              {shell.projects.isLoading && <li className={css({ px: '2', py: '1.5', color: 'fg.muted', textStyle: 'sm' })}>Loading…</li>}
-              {shell.projects.isSuccess && projects.length === 0 && <li className={css({ px: '2', py: '1.5', color: 'fg.muted', textStyle: 'sm' })}>No projects yet.</li>}
-              {projects.map((project) => (
-                <li key={project.id}>
-                  <Link
-                    to={`/${project.slug}`}
-                    onClick={() => {
-                      rememberSelectedProject(project.slug);
-                      setOpen(false);
-                    }}
-                    aria-current={project.slug === shell.projectSlug ? 'true' : undefined}
-                    className={css({ display: 'flex', alignItems: 'center', gap: '2', px: '2', py: '1.5', borderRadius: 'l2', textStyle: 'sm', _hover: { bg: 'gray.a3' }, '&[aria-current=true]': { bg: 'colorPalette.a3', color: 'colorPalette.text', fontWeight: 'medium' } })}
-                  >
-                    <span aria-hidden="true" className={css({ w: '6', h: '6', borderRadius: 'l1', bg: 'colorPalette.a4', color: 'colorPalette.text', display: 'grid', placeItems: 'center', textStyle: 'xs', fontWeight: 'bold' })}>
-                      {project.name.slice(0, 1).toUpperCase()}
-                    </span>
-                    <span className={css({ truncate: true })}>{project.name}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-            <div className={css({ borderTopWidth: '1px', p: '4', bg: 'gray.a2' })}>
-              <p className={css({ textStyle: 'sm', fontWeight: 'semibold', mb: '2' })}>Create a new project</p>
-              <CreateProjectForm onCreated={() => setOpen(false)} />
-            </div>
-          </Popover.Content>
-        </Popover.Positioner>
-      </Portal>
-    </Popover.Root>
+    <Suspense fallback={standIn}>
+      <ProjectChooserPanel gesture={firstUse.gesture} />
+    </Suspense>
   );
 }

@@ -1,9 +1,6 @@
-import { Dialog } from '@ark-ui/react/dialog';
-import { Portal } from '@ark-ui/react/portal';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { css, cx } from 'styled-system/css';
-import { drawer } from 'styled-system/recipes/drawer';
+import { css } from 'styled-system/css';
 import { useAuthSelector } from '../../app/auth-context';
 import { hasArea } from '../../app/routes';
 import { IconButton } from '../../components/ui/button';
@@ -11,12 +8,17 @@ import { MenuIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { clearSelectedProject, readSelectedProject, rememberSelectedProject } from '../../services/selected-project';
 import { projectFromQuery, restoreProjectPath } from '../project/project-path';
+import { useFirstUse } from './first-use';
 import { ProjectChooser } from './project-chooser';
 import { useQueryParamToggle } from './query-param-toggle';
 import { Sidebar } from './sidebar';
 import { TrialBanner } from './trial-banner';
 import { UserMenu } from './user-menu';
 import { useShellData } from './use-shell-data';
+
+// The drawer brings the UI kit's dialog runtime: loaded when the drawer is first opened, kept mounted after that.
+const loadDrawer = () => import('./navigation-drawer');
+const NavigationDrawer = lazy(async () => ({ default: (await loadDrawer()).NavigationDrawer }));
 
 /** The signed-in frame: sidebar (a drawer on mobile, sidebar=open), top bar, trial banner and the page. */
 export function ShellLayout() {
@@ -25,7 +27,7 @@ export function ShellLayout() {
   const navigate = useNavigate();
   const [drawerOpen, setDrawerOpen] = useQueryParamToggle('sidebar');
   const emailVerified = useAuthSelector((snapshot) => snapshot.context.decodedToken?.email_verified);
-  const drawerStyles = drawer({ variant: 'left' });
+  const drawer = useFirstUse(drawerOpen, loadDrawer);
 
   // Root behaviour: restore the remembered project into the path (spec 000 section 2).
   const projectSlugs = shell.projects.data?.map((project) => project.slug);
@@ -65,20 +67,11 @@ export function ShellLayout() {
         <Sidebar />
       </aside>
 
-      <Dialog.Root open={drawerOpen} onOpenChange={(details) => setDrawerOpen(details.open)} lazyMount unmountOnExit>
-        <Portal>
-          <Dialog.Backdrop className={drawerStyles.backdrop} />
-          <Dialog.Positioner className={drawerStyles.positioner}>
-            <Dialog.Content className={cx(drawerStyles.content, css({ w: '72', maxW: '85vw', bg: 'shell.sidebar', p: '0' }))}>
-              <Dialog.Title className="sr-only">Navigation</Dialog.Title>
-              <Sidebar onNavigate={() => setDrawerOpen(false)} />
-              <Dialog.CloseTrigger className={cx(drawerStyles.closeTrigger, css({ position: 'absolute', top: '3', right: '3', w: '8', h: '8', borderRadius: 'l2', cursor: 'pointer', _hover: { bg: 'gray.a3' } }))} aria-label="Close navigation">
-                ✕
-              </Dialog.CloseTrigger>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+      {drawer.wanted && (
+        <Suspense fallback={null}>
+          <NavigationDrawer open={drawerOpen} onOpenChange={setDrawerOpen} />
+        </Suspense>
+      )}
 
       <div className={css({ flex: '1', minW: '0', display: 'flex', flexDirection: 'column' })}>
         <header className={css({ position: 'sticky', top: '0', zIndex: 'docked', bg: 'shell.topbar', borderBottomWidth: '1px', backdropFilter: 'blur(8px)' })}>
