@@ -44,10 +44,13 @@ export interface PlatformConfig {
   secretsEncryptionKey?: string;
   /** PROJECT_LIMIT_PER_ACCOUNT: projects one account (an organization, or a personal account) may hold; default 100. */
   projectLimitPerAccount?: number;
+  /** UNFINISHED_BILLING_ACCOUNT_DAYS: days an abandoned create-organization billing account is kept; default 7. */
+  unfinishedBillingAccountDays?: number;
 }
 
 export const DEFAULT_READ_CACHE_MS = 1_000;
 export const DEFAULT_PROJECT_LIMIT_PER_ACCOUNT = 100;
+export const DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS = 7;
 
 export function parseReadCache(value: string | undefined): number {
   const text = (value ?? '').trim().toLowerCase();
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     readCacheMs: parseReadCache(env.READ_CACHE),
     secretsEncryptionKey: env.SECRETS_ENCRYPTION_KEY || undefined,
     projectLimitPerAccount: wholeNumberSetting(env, 'PROJECT_LIMIT_PER_ACCOUNT', DEFAULT_PROJECT_LIMIT_PER_ACCOUNT, 1),
+    unfinishedBillingAccountDays: wholeNumberSetting(env, 'UNFINISHED_BILLING_ACCOUNT_DAYS', DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS, 1),
   };
 }
 
