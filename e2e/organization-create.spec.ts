@@ -99,6 +99,8 @@ test.describe('leaving the wizard and coming back', () => {
 });
 
 test.describe('a wizard abandoned after its billing account', () => {
+  // Two sign-ups' worth of pages on a shared machine.
+  test.describe.configure({ timeout: 120_000 });
   test('resumes in a second browser with the same name: offered, not refused, no second billing account', async ({ browser, baseURL }) => {
     const stamp = Date.now();
     const email = `abandon-${stamp}@example.com`;
