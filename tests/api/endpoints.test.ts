@@ -75,7 +75,7 @@ describe.each(databaseTargets())('API happy paths ($kind)', (target) => {
     expect(current.body.billing_account.payment_method_id).toBe('pm_local_demo4242');
 
     const lookup = await api.request('GET', 'stripe/billing-account-id', { token: owner, query: { name: 'acme BILLING' } });
-    expect(lookup.body).toEqual({ billing_account_id: current.body.billing_account.id, has_payment_method: true });
+    expect(lookup.body).toEqual({ billing_account_id: current.body.billing_account.id, has_payment_method: true, unfinished: false });
 
     const newUser = await api.tokenFor('new@example.com');
     const created = await api.request('POST', 'billing/', { token: newUser, body: { name: '  Nora Co  ', default: true } });
