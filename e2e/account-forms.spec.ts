@@ -30,8 +30,9 @@ test.describe('the forms as the owner', () => {
     const form = page.getByRole('form', { name: 'Card' });
     await expect(form).toBeVisible();
     const country = form.getByRole('combobox', { name: /^Country/ });
-    // The required mark, as Address, City, Postal code and Phone have it.
-    await expect(form.getByText('Country', { exact: true }).locator('xpath=..')).toContainText('*');
+    // The required mark, as Address, City, Postal code and Phone have it (the asterisk, and aria-required).
+    await expect(form.locator('label', { hasText: /^Country\s*\*$/ })).toBeVisible();
+    await expect(country).toHaveAttribute('aria-required', 'true');
     await form.getByRole('button', { name: 'Save card' }).click();
     await expect(form.getByText('Please fill all the fields')).toBeVisible();
     await expect(form.getByText('The country is required.', { exact: true })).toBeVisible();
