@@ -24,6 +24,9 @@ export const CreateBillingAccountBody = Schema.Struct({
     messageMissingKey: BILLING_ACCOUNT_NAME_MESSAGE,
   }),
   default: Schema.optionalKey(Schema.Boolean),
+  // Opened by the create-organization wizard: until an organization uses it, the owner may resume it (optional,
+  // additive to the spec's {name, default}; docs/organizations.md).
+  for_organization: Schema.optionalKey(Schema.Boolean),
 });
 export type CreateBillingAccountBody = typeof CreateBillingAccountBody.Type;
 export const CreateBillingAccountResponse = Schema.Struct({ message: Schema.String, billing_account_id: Schema.Number });
@@ -66,11 +69,25 @@ export const BillingAccountIdQuery = Schema.Struct({
   }),
 });
 // has_payment_method lets the create-organization wizard resume after a lost answer without asking for the card again.
+// unfinished: the account is the caller's own, opened for an organization that was never created; the wizard offers
+// to resume it instead of calling the name taken.
 export const BillingAccountIdResponse = Schema.Struct({
   billing_account_id: Schema.NullOr(Schema.Number),
   has_payment_method: Schema.Boolean,
+  unfinished: Schema.optionalKey(Schema.Boolean),
 });
 export type BillingAccountIdResponse = typeof BillingAccountIdResponse.Type;
+
+/** GET billing/unfinished: the caller's unfinished billing accounts, newest first, with the date each is removed. */
+export const UnfinishedBillingAccount = Schema.Struct({
+  id: Schema.Number,
+  name: Schema.String,
+  has_payment_method: Schema.Boolean,
+  created_at: Timestamp,
+  removed_after: Timestamp,
+});
+export type UnfinishedBillingAccount = typeof UnfinishedBillingAccount.Type;
+export const UnfinishedBillingAccountList = Schema.Struct({ billing_accounts: Schema.Array(UnfinishedBillingAccount) });
 
 /** GET stripe/config: the public half of the card provider's settings (public call; email/username when signed in). */
 export const PaymentConfigResponse = Schema.Struct({

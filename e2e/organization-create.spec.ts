@@ -2,7 +2,8 @@
 // good one on the same billing account, and the landing in the new organization with a token scoped to it.
 import { recordAccessTokens } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
-import { fillCardForm, followMailLink, registerThroughConsole } from './fresh-account';
+import { FRESH_PASSWORD, fillCardForm, followMailLink, registerThroughConsole, signInAgain } from './fresh-account';
+import { NAME_TAKEN_MESSAGE, RESUME_MESSAGE } from '../src/machines/create-organization/create-organization.machine';
 
 test.describe('create an organization', () => {
   test('a new user creates an organization: name rules, a declined card, then a good one', async ({ browser, baseURL }) => {
@@ -94,6 +95,53 @@ test.describe('leaving the wizard and coming back', () => {
     await expect(page.getByText(`${organizationName} Team`)).toBeVisible();
     expect(billingPosts).toHaveLength(1);
     await context.close();
+  });
+});
+
+test.describe('a wizard abandoned after its billing account', () => {
+  // Two sign-ups' worth of pages on a shared machine.
+  test.describe.configure({ timeout: 120_000 });
+  test('resumes in a second browser with the same name: offered, not refused, no second billing account', async ({ browser, baseURL }) => {
+    const stamp = Date.now();
+    const email = `abandon-${stamp}@example.com`;
+    const organizationName = `Abandoned Org ${stamp}`;
+    const first = await browser.newContext({ baseURL });
+    const page = await first.newPage();
+    await registerThroughConsole(page, '/organization/create', email, 'Abe');
+    await followMailLink(page, email, /verify-email/);
+    await expect(page.getByRole('heading', { name: 'Email verified' })).toBeVisible();
+    await page.goto('/organization/create');
+    await page.getByRole('textbox', { name: /^Organization name/ }).fill(organizationName);
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(page.getByRole('form', { name: 'Card' })).toBeVisible();
+    // The browser is closed at the card step: the billing account exists, the organization does not.
+    await first.close();
+
+    const second = await browser.newContext({ baseURL });
+    const other = await second.newPage();
+    const billingPosts: string[] = [];
+    other.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.replace(/\/$/, '') === '/api/billing') billingPosts.push(request.url());
+    });
+    expect(await signInAgain(other, email, FRESH_PASSWORD)).toBe(true);
+    await other.goto('/organization/create');
+    // The unfinished organization is offered, with the date the platform removes it.
+    const offer = other.getByRole('region', { name: 'Unfinished organizations' });
+    await expect(offer.getByRole('button', { name: `Continue with ${organizationName}` })).toBeVisible();
+    await expect(offer.getByText(/kept until \d{1,2} \w{3} \d{4}/)).toBeVisible();
+
+    // Typing the same name resumes it instead of calling it taken.
+    await other.getByRole('textbox', { name: /^Organization name/ }).fill(organizationName);
+    await expect(other.getByText(RESUME_MESSAGE)).toBeVisible();
+    await expect(other.getByText(NAME_TAKEN_MESSAGE)).toHaveCount(0);
+    await other.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(other.getByText(`Add a card to the billing account of ${organizationName}.`)).toBeVisible();
+    await fillCardForm(other, '4242 4242 4242 4242');
+    await other.getByRole('button', { name: 'Add card and create organization' }).click();
+    await other.waitForURL((url) => url.pathname === '/organization');
+    await expect(other.getByText(`${organizationName} Team`)).toBeVisible();
+    expect(billingPosts).toHaveLength(0);
+    await second.close();
   });
 });
 

@@ -8,6 +8,7 @@ import {
   LOAD_ERROR,
   NAME_CHECK_ERROR,
   NAME_TAKEN_MESSAGE,
+  RESUME_MESSAGE,
   ORGANIZATION_ERROR,
   ORGANIZATION_ERROR_TITLE,
   SUCCESS_MESSAGE,
@@ -94,6 +95,14 @@ describeBrowserModel('create organization: generated paths in the browser', {
     typed = '';
     const draft = path.steps.map((step) => (step.event as { output?: { draft?: { hasCard: boolean } | null } }).output?.draft).find(Boolean);
     if (draft) await leaveDraft(page, name, draft.hasCard);
+    // The user's own unfinished billing account, left in another browser: the same visit, without this one's draft.
+    const abandoned = path.steps
+      .map((step) => (step.event.type === 'xstate.done.actor.checkName' ? (step.event as { output?: { unfinished?: boolean; hasCard?: boolean } }).output : undefined))
+      .find((output) => output?.unfinished);
+    if (abandoned) {
+      await leaveDraft(page, name, abandoned.hasCard === true);
+      await page.evaluate(() => localStorage.removeItem('organizationDraft'));
+    }
     const gate = await RequestGate.install(page, gated);
     await page.goto('/organization/create');
     const createsOrganization = path.steps.some((step) => step.event.type === 'xstate.done.actor.createOrganization');
@@ -137,6 +146,10 @@ describeBrowserModel('create organization: generated paths in the browser', {
     'naming.checkFailed': async (walk) => {
       await expect(walk.page.getByText(NAME_CHECK_ERROR)).toBeVisible();
       await expect(createButton(walk)).toBeDisabled();
+    },
+    'naming.resumable': async (walk) => {
+      await expect(walk.page.getByText(RESUME_MESSAGE)).toBeVisible();
+      await expect(createButton(walk)).toBeEnabled();
     },
     'naming.available': async (walk) => {
       await expect(createButton(walk)).toBeEnabled();
@@ -210,7 +223,8 @@ describeBrowserModel('create organization: generated paths in the browser', {
       // Free: the real server (the name is new). Taken: the server's answer names a billing account, as it does for
       // a name this user already gave one.
       perform: (walk, event) =>
-        (event as unknown as { output: { billingAccountId: number | null } }).output.billingAccountId === null
+        (event as unknown as { output: { billingAccountId: number | null; unfinished?: boolean } }).output.billingAccountId === null ||
+        (event as unknown as { output: { unfinished?: boolean } }).output.unfinished
           ? walk.world.gate.release('checkName')
           : walk.world.gate.rewrite('checkName', (body) => ({ ...(body as object), billing_account_id: 5 })),
     },

@@ -51,6 +51,8 @@ export interface PlatformConfig {
    * is given (SOCIAL_STAND_IN, default on outside production on a loopback address), on SOCIAL_STAND_IN_PORT.
    */
   socialStandIn?: { enabled: boolean; port: number };
+  /** UNFINISHED_BILLING_ACCOUNT_DAYS: days an abandoned create-organization billing account is kept; default 7. */
+  unfinishedBillingAccountDays?: number;
 }
 
 export interface SocialOidcSettings {
@@ -70,6 +72,7 @@ export const DEFAULT_SOCIAL_CONNECTION = 'google-oauth2';
 
 export const DEFAULT_READ_CACHE_MS = 1_000;
 export const DEFAULT_PROJECT_LIMIT_PER_ACCOUNT = 100;
+export const DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS = 7;
 
 export function parseReadCache(value: string | undefined): number {
   const text = (value ?? '').trim().toLowerCase();
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     projectLimitPerAccount: wholeNumberSetting(env, 'PROJECT_LIMIT_PER_ACCOUNT', DEFAULT_PROJECT_LIMIT_PER_ACCOUNT, 1),
     socialOidc: socialOidcFrom(env),
     socialStandIn: socialStandInFrom(env, host, port),
+    unfinishedBillingAccountDays: wholeNumberSetting(env, 'UNFINISHED_BILLING_ACCOUNT_DAYS', DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS, 1),
   };
 }
 

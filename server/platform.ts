@@ -15,6 +15,7 @@ import { createStaticFileHandler, setSecurityHeaders } from './static-files';
 import { createClock, type Clock } from './clock';
 import { createPaymentProvider } from './adapters/payments/create-payment-provider';
 import { runInvoicing, startBillingLedger } from './billing/billing-ledger';
+import { scheduleUnfinishedBillingCleanup, unfinishedBillingAccountDays } from './billing/unfinished-billing-accounts';
 import { handleClockPage } from './dev/clock-page';
 import { createJobQueue, type JobQueue } from './jobs/job-queue';
 import { createServiceRegistry } from './api/service-status';
@@ -119,6 +120,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
     const ledger = { db, clock, jobs, payments: createPaymentProvider(db, effective), publicUrl: effective.publicUrl, apiBasePath: effective.apiBasePath };
     await startBillingLedger(ledger);
+    await scheduleUnfinishedBillingCleanup({ db, clock, jobs, days: unfinishedBillingAccountDays(effective) });
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
     const hsts = effective.publicUrl.startsWith('https:');

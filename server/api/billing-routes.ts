@@ -17,12 +17,14 @@ import {
   findOrganizationBillingAccount,
   findPersonalBillingAccount,
   listTaxIds,
+  listUnfinishedBillingAccounts,
   removeTaxId,
   setCustomerRef,
   setPaymentMethod,
   type BillingAccountRow,
   type TaxIdRow,
 } from '../db/repositories/billing-repository';
+import { unfinishedBillingAccountDays, unfinishedRemovalDate } from '../billing/unfinished-billing-accounts';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
 import { ApiError, ValidationError, conflict, decodeOrThrow, notFound, readBody, sendJson } from './http';
@@ -94,7 +96,23 @@ export function registerBillingRoutes(router: ApiRouter, ctx: ApiContext): void 
     const caller = requireCaller(await scope.caller());
     const { name } = decodeOrThrow(BillingAccountIdQuery, query);
     const account = await findBillingAccountByName(ctx.db, caller.userId, name);
-    sendJson(res, 200, { billing_account_id: account?.id ?? null, has_payment_method: !!account?.payment_method_id });
+    const unfinished = !!account && (await listUnfinishedBillingAccounts(ctx.db, caller.userId)).some((row) => row.id === account.id);
+    sendJson(res, 200, { billing_account_id: account?.id ?? null, has_payment_method: !!account?.payment_method_id, unfinished });
+  });
+
+  router.add('GET', 'billing/unfinished', async ({ res }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const days = unfinishedBillingAccountDays(ctx.config);
+    const rows = await listUnfinishedBillingAccounts(ctx.db, caller.userId);
+    sendJson(res, 200, {
+      billing_accounts: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        has_payment_method: !!row.payment_method_id,
+        created_at: row.created_at.toISOString(),
+        removed_after: unfinishedRemovalDate(row.created_at, days).toISOString(),
+      })),
+    });
   });
 
   router.add('GET', 'stripe/config', async ({ res }, scope) => {
@@ -122,7 +140,14 @@ export function registerBillingRoutes(router: ApiRouter, ctx: ApiContext): void 
       throw new ValidationError({ name: ['You already have a billing account with this name.'] });
     }
     const account = await ctx.db.transaction((tx) =>
-      createBillingAccount(tx, { name: body.name, ownerUserId: caller.userId, isDefault: body.default ?? false }),
+      createBillingAccount(tx, {
+        name: body.name,
+        ownerUserId: caller.userId,
+        isDefault: body.default ?? false,
+        forOrganization: body.for_organization ?? false,
+        // Business time, as the cleanup job that removes it when unfinished reads it.
+        createdAt: ctx.clock.now(),
+      }),
     );
     sendJson(res, 201, { message: 'The billing account has been created.', billing_account_id: account.id });
   });

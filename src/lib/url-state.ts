@@ -50,6 +50,19 @@ export function writeAction(params: URLSearchParams, prefix: string, id: string 
   return next;
 }
 
+/** action without a subject: `action=create-token`; true when the address names exactly this action. */
+export function hasActionFlag(params: URLSearchParams, action: string): boolean {
+  return params.get('action') === action;
+}
+
+export function writeActionFlag(params: URLSearchParams, action: string, on: boolean): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (on) next.set('action', action);
+  // As with an action naming a subject: clearing leaves another screen's action alone.
+  else if (hasActionFlag(params, action)) next.delete('action');
+  return next;
+}
+
 /** value: `edit=password`, `modal=open`, `project=…`; the value, or null. */
 export function readValue(params: URLSearchParams, name: ValueParam): string | null {
   const value = params.get(name);

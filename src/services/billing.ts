@@ -9,6 +9,7 @@ import {
   BillingAccountIdResponse,
   CreateBillingAccountResponse,
   CurrentBillingResponse,
+  UnfinishedBillingAccountList,
   PaymentConfigResponse,
 } from '../../contract/billing';
 import { ConfirmSetupIntentResponse } from '../../contract/payments';
@@ -20,13 +21,22 @@ export function getCurrentBilling() {
   return http.get('billing/current', CurrentBillingResponse);
 }
 
-/** The id of the user's billing account with this name (or null) and whether a card is attached to it. */
-export async function findBillingAccountIdByName(name: string): Promise<{ billingAccountId: number | null; hasPaymentMethod?: boolean }> {
+/**
+ * The id of the user's billing account with this name (or null), whether a card is attached to it, and whether it is
+ * their unfinished one (opened by the create-organization wizard, no organization yet).
+ */
+export async function findBillingAccountIdByName(name: string): Promise<{ billingAccountId: number | null; hasPaymentMethod?: boolean; unfinished?: boolean }> {
   return http.get('stripe/billing-account-id', BillingAccountIdResponse, { searchParams: { name } });
 }
 
-export function createBillingAccount(name: string) {
-  return http.post('billing/', CreateBillingAccountResponse, { json: { name, default: false } });
+/** POST billing/; `forOrganization` marks the create-organization wizard's account, which its owner may resume. */
+export function createBillingAccount(name: string, options: { forOrganization?: boolean } = {}) {
+  return http.post('billing/', CreateBillingAccountResponse, { json: { name, default: false, ...(options.forOrganization ? { forOrganization: true } : {}) } });
+}
+
+/** GET billing/unfinished: the user's unfinished organization billing accounts, newest first. */
+export async function listUnfinishedBillingAccounts() {
+  return (await http.get('billing/unfinished', UnfinishedBillingAccountList)).billingAccounts;
 }
 
 export function getPaymentConfig() {

@@ -75,7 +75,7 @@ describe.each(databaseTargets())('API happy paths ($kind)', (target) => {
     expect(current.body.billing_account.payment_method_id).toBe('pm_local_demo4242');
 
     const lookup = await api.request('GET', 'stripe/billing-account-id', { token: owner, query: { name: 'acme BILLING' } });
-    expect(lookup.body).toEqual({ billing_account_id: current.body.billing_account.id, has_payment_method: true });
+    expect(lookup.body).toEqual({ billing_account_id: current.body.billing_account.id, has_payment_method: true, unfinished: false });
 
     const newUser = await api.tokenFor('new@example.com');
     const created = await api.request('POST', 'billing/', { token: newUser, body: { name: '  Nora Co  ', default: true } });
@@ -173,7 +173,7 @@ describe.each(databaseTargets())('API happy paths ($kind)', (target) => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('The payment method is missing');
     const withoutCard = await api.request('GET', 'stripe/billing-account-id', { token, query: { name: 'No card account' } });
-    expect(withoutCard.body).toEqual({ billing_account_id: noCard.body.billing_account_id, has_payment_method: false });
+    expect(withoutCard.body).toEqual({ billing_account_id: noCard.body.billing_account_id, has_payment_method: false, unfinished: false });
 
     const withCard = (await api.request('GET', 'stripe/billing-account-id', { token, query: { name: 'Nora Co' } })).body.billing_account_id;
     const created = await api.request('POST', 'organizations/', { token, body: { display_name: 'Nora Org', billing_account_id: withCard } });

@@ -213,6 +213,7 @@ const ROWS: Row[] = [
   },
   // The caller's own account names, for the create-organization wizard: user-level, any mode.
   { call: 'GET stripe/billing-account-id', request: async () => ({ method: 'GET', path: 'stripe/billing-account-id', query: { name: 'Acme billing' } }), expected: all(401, 200, 200, 200, 200, 200) },
+  { call: 'GET billing/unfinished', request: async () => ({ method: 'GET', path: 'billing/unfinished' }), expected: all(401, 200, 200, 200, 200, 200) },
   { call: 'GET stripe/config (public)', request: async () => ({ method: 'GET', path: 'stripe/config' }), expected: all(200, 200, 200, 200, 200, 200) },
 
   // Organizations: anyone signed in may create one of their own (read-only members too), but only one.

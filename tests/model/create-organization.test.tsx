@@ -15,6 +15,7 @@ import {
   LOAD_ERROR,
   NAME_CHECK_ERROR,
   NAME_TAKEN_MESSAGE,
+  RESUME_MESSAGE,
   ORGANIZATION_ERROR,
   ORGANIZATION_ERROR_TITLE,
   SUCCESS_MESSAGE,
@@ -70,6 +71,12 @@ const states = {
   'naming.checkFailed': (s) => {
     expect(s.context.error).toBe(NAME_CHECK_ERROR);
     expect(s.can({ type: 'organization.create' })).toBe(false);
+  },
+  // The user's own unfinished billing account of this name: Create continues with it (no second billing account).
+  'naming.resumable': (s) => {
+    expect(s.context.error).toBeNull();
+    expect(s.context.billingAccountId).toBe(ACCOUNT);
+    expect(s.can({ type: 'organization.create' })).toBe(true);
   },
   'naming.available': (s) => {
     expect(s.context.name).toBe('New Org');
@@ -195,6 +202,11 @@ const viewStates = {
   'naming.checkFailed': ({ screen }) => {
     expect(createButton(screen).disabled).toBe(true);
     expect(screen.getByText(NAME_CHECK_ERROR)).toBeTruthy();
+  },
+  'naming.resumable': ({ screen }) => {
+    expect(createButton(screen).disabled).toBe(false);
+    expect(screen.getByText(RESUME_MESSAGE)).toBeTruthy();
+    expect(screen.queryByText(NAME_TAKEN_MESSAGE)).toBeNull();
   },
   'naming.available': ({ screen }) => {
     expect(createButton(screen).disabled).toBe(false);

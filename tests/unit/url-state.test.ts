@@ -2,7 +2,7 @@
 // machine-owned dialog takes about the address (issue 17).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readAction, readToggle, readValue, URL_PARAMS, urlDialogDecision, writeAction, writeToggle, writeValue } from '../../src/lib/url-state';
+import { hasActionFlag, readAction, readToggle, writeActionFlag, readValue, URL_PARAMS, urlDialogDecision, writeAction, writeToggle, writeValue } from '../../src/lib/url-state';
 
 const params = (text: string) => new URLSearchParams(text);
 
@@ -43,6 +43,16 @@ describe('query parameters of the console', () => {
         return readAction(params(written.toString()), prefix) === id && readToggle(written, 'sidebar');
       }),
     );
+  });
+
+  it('action without a subject (action=create-token): exact match only, clears only itself', () => {
+    expect(hasActionFlag(params('action=create-token'), 'create-token')).toBe(true);
+    expect(hasActionFlag(params('action=create-token-2'), 'create-token')).toBe(false);
+    expect(hasActionFlag(params(''), 'create-token')).toBe(false);
+    const opened = writeActionFlag(params('tab=auth'), 'create-token', true);
+    expect(opened.toString()).toBe('tab=auth&action=create-token');
+    expect(writeActionFlag(opened, 'create-token', false).toString()).toBe('tab=auth');
+    expect(writeActionFlag(params('action=delete-project-4'), 'create-token', false).toString()).toBe('action=delete-project-4');
   });
 
   it('value: edit, modal and project read back what was written; empty means absent', () => {

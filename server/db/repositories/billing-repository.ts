@@ -9,6 +9,8 @@ export interface BillingAccountRow {
   payment_method_id: string | null;
   payment_method_label: string | null;
   created_at: Date;
+  /** Opened by the create-organization wizard for an organization (migration 1550). */
+  for_organization: boolean;
 }
 
 export interface TaxIdRow {
@@ -20,17 +22,18 @@ export interface TaxIdRow {
   created_at: Date;
 }
 
-const columns = 'b.id, b.name, b.owner_user_id, b.is_default, b.customer_ref, b.payment_method_id, b.payment_method_label, b.created_at';
+const columns = 'b.id, b.name, b.owner_user_id, b.is_default, b.customer_ref, b.payment_method_id, b.payment_method_label, b.created_at, b.for_organization';
 
 export async function createBillingAccount(
   db: Queryable,
-  account: { name: string; ownerUserId: string; isDefault: boolean },
+  account: { name: string; ownerUserId: string; isDefault: boolean; forOrganization?: boolean; createdAt?: Date },
 ): Promise<BillingAccountRow> {
   // One default per owner: a new default account takes the flag from the previous one.
   if (account.isDefault) await db.query('UPDATE billing_accounts SET is_default = false WHERE owner_user_id = $1', [account.ownerUserId]);
   const rows = await db.query<BillingAccountRow>(
-    `INSERT INTO billing_accounts AS b (name, owner_user_id, is_default) VALUES ($1, $2, $3) RETURNING ${columns}`,
-    [account.name, account.ownerUserId, account.isDefault],
+    `INSERT INTO billing_accounts AS b (name, owner_user_id, is_default, for_organization, created_at)
+     VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now())) RETURNING ${columns}`,
+    [account.name, account.ownerUserId, account.isDefault, account.forOrganization ?? false, account.createdAt ?? null],
   );
   return rows[0];
 }
@@ -41,6 +44,32 @@ export async function findBillingAccountByName(db: Queryable, ownerUserId: strin
     [ownerUserId, name],
   );
   return rows[0];
+}
+
+// "Unfinished": opened by the wizard for an organization that was never created (no organization uses it).
+const unfinished = `b.for_organization AND NOT EXISTS (SELECT 1 FROM organizations o WHERE o.billing_account_id = b.id)`;
+
+/** The owner's unfinished billing accounts, newest first: what the wizard offers to resume in any browser. */
+export async function listUnfinishedBillingAccounts(db: Queryable, ownerUserId: string): Promise<BillingAccountRow[]> {
+  return db.query<BillingAccountRow>(
+    `SELECT ${columns} FROM billing_accounts b WHERE b.owner_user_id = $1 AND ${unfinished} ORDER BY b.created_at DESC, b.id DESC`,
+    [ownerUserId],
+  );
+}
+
+/**
+ * Removes unfinished billing accounts opened before `openedBefore` (their setup intents and tax ids go with them);
+ * one a project or an invoice points at is kept. Returns the removed ids.
+ */
+export async function removeUnfinishedBillingAccounts(db: Queryable, openedBefore: Date): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `DELETE FROM billing_accounts b WHERE ${unfinished} AND b.created_at < $1
+        AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.billing_account_id = b.id)
+        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.billing_account_id = b.id)
+      RETURNING b.id`,
+    [openedBefore],
+  );
+  return rows.map((row) => row.id).sort((a, b) => a - b);
 }
 
 /**

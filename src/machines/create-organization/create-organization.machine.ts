@@ -7,6 +7,9 @@
  * - naming.editing           the name is blank or breaks a rule (the view shows the rule's message); Create disabled
  * - naming.checking          GET stripe/billing-account-id: is the name already used for a billing account?
  * - naming.taken             a billing account already has this name; Create disabled
+ * - naming.resumable         the name is the user's own unfinished billing account (opened by this wizard, in any
+ *                            browser, never given an organization); Create continues with it at the card step, or
+ *                            straight at "create the organization" when it has a card
  * - naming.checkFailed       the check failed; Create disabled until the name is checked again
  * - naming.available         Create enabled
  * - creatingBillingAccount   POST billing/ for the new organization's billing account
@@ -33,6 +36,7 @@ export const BILLING_ACCOUNT_ERROR = 'An error occurred while creating the billi
 export const ORGANIZATION_ERROR = 'An error occurred while creating the organization.';
 export const LOAD_ERROR = 'We had issues loading your organization information.';
 export const NAME_TAKEN_MESSAGE = 'A billing account with this name already exists. Please choose another name.';
+export const RESUME_MESSAGE = 'You started creating this organization before and did not finish. Create continues with its billing account.';
 export const NAME_CHECK_ERROR = 'We could not check this name. Please try again.';
 export const SWITCH_ERROR = 'Your organization was created, but we could not sign you in to it.';
 export const ORGANIZATION_ERROR_TITLE = 'Error while creating organization';
@@ -49,10 +53,28 @@ export interface WizardDraft {
   hasCard: boolean;
 }
 
+/** A billing account the user opened in this wizard (any browser) for an organization never created. */
+export interface UnfinishedAccount {
+  name: string;
+  billingAccountId: number;
+  hasCard: boolean;
+  /** When the platform removes it (ISO date). */
+  removedAfter: string;
+}
+
 export interface WizardStart {
   owned: OwnedOrganization | null;
   /** A draft whose billing account the server still has under that name. */
   draft: WizardDraft | null;
+  /** The server's unfinished billing accounts of the user, offered by name while naming (none when a draft resumes). */
+  unfinished?: readonly UnfinishedAccount[];
+}
+
+/** The name check's answer: the billing account of that name, and whether it is the user's own unfinished one. */
+export interface NameCheck {
+  billingAccountId: number | null;
+  unfinished?: boolean;
+  hasCard?: boolean;
 }
 
 export interface CreateOrganizationContext {
@@ -61,6 +83,7 @@ export interface CreateOrganizationContext {
   hasCard: boolean;
   organizationId: number | null;
   owned: OwnedOrganization | null;
+  unfinished: readonly UnfinishedAccount[];
   error: string | null;
 }
 
@@ -85,6 +108,12 @@ export function describeFailure(error: unknown, fallback: string): string {
   return fallback;
 }
 
+const resumedDraft = ({ context }: { context: CreateOrganizationContext }): WizardDraft => ({
+  name: context.name.trim(),
+  billingAccountId: context.billingAccountId!,
+  hasCard: context.hasCard,
+});
+
 export const createOrganizationMachine = setup({
   types: {
     context: {} as CreateOrganizationContext,
@@ -94,7 +123,7 @@ export const createOrganizationMachine = setup({
     loadStart: fromPromise<WizardStart>(async () => {
       throw new Error('loadStart is provided where the actor is created');
     }),
-    checkName: fromPromise<{ billingAccountId: number | null }, { name: string }>(async () => {
+    checkName: fromPromise<NameCheck, { name: string }>(async () => {
       throw new Error('checkName is provided where the actor is created');
     }),
     createBillingAccount: fromPromise<{ billingAccountId: number }, { name: string }>(async () => {
@@ -112,7 +141,9 @@ export const createOrganizationMachine = setup({
     draftHasCard: (_, params: { start: WizardStart }) => params.start.draft?.hasCard === true,
     hasDraft: (_, params: { start: WizardStart }) => params.start.draft !== null,
     isValidName: (_, params: { name: string }) => organizationNameErrors(params.name).length === 0,
-    isFree: (_, params: { billingAccountId: number | null }) => params.billingAccountId === null,
+    isFree: (_, params: { check: NameCheck }) => params.check.billingAccountId === null,
+    isResumable: (_, params: { check: NameCheck }) => params.check.unfinished === true,
+    hasCard: ({ context }) => context.hasCard,
   },
   actions: {
     // Browser and React effects, supplied with .provide() where the actor is created.
@@ -125,7 +156,7 @@ export const createOrganizationMachine = setup({
 }).createMachine({
   id: 'createOrganization',
   initial: 'loading',
-  context: { name: '', billingAccountId: null, hasCard: false, organizationId: null, owned: null, error: null },
+  context: { name: '', billingAccountId: null, hasCard: false, organizationId: null, owned: null, unfinished: [], error: null },
   states: {
     loading: {
       invoke: {
@@ -147,7 +178,7 @@ export const createOrganizationMachine = setup({
             target: 'card',
             actions: assign(({ event }) => ({ name: event.output.draft!.name, billingAccountId: event.output.draft!.billingAccountId })),
           },
-          { target: 'naming' },
+          { target: 'naming', actions: assign({ unfinished: ({ event }) => event.output.unfinished ?? [] }) },
         ],
         onError: { target: 'loadFailed', actions: assign({ error: LOAD_ERROR }) },
       },
@@ -164,9 +195,9 @@ export const createOrganizationMachine = setup({
             guard: { type: 'isValidName', params: ({ event }) => ({ name: event.name }) },
             target: '.checking',
             reenter: true,
-            actions: assign({ name: ({ event }) => event.name, error: null }),
+            actions: assign({ name: ({ event }) => event.name, billingAccountId: null, hasCard: false, error: null }),
           },
-          { target: '.editing', actions: assign({ name: ({ event }) => event.name, error: null }) },
+          { target: '.editing', actions: assign({ name: ({ event }) => event.name, billingAccountId: null, hasCard: false, error: null }) },
         ],
       },
       states: {
@@ -177,13 +208,27 @@ export const createOrganizationMachine = setup({
             src: 'checkName',
             input: ({ context }) => ({ name: context.name.trim() }),
             onDone: [
-              { guard: { type: 'isFree', params: ({ event }) => ({ billingAccountId: event.output.billingAccountId }) }, target: 'available' },
+              { guard: { type: 'isFree', params: ({ event }) => ({ check: event.output }) }, target: 'available' },
+              {
+                guard: { type: 'isResumable', params: ({ event }) => ({ check: event.output }) },
+                target: 'resumable',
+                actions: assign({ billingAccountId: ({ event }) => event.output.billingAccountId, hasCard: ({ event }) => event.output.hasCard === true }),
+              },
               { target: 'taken', actions: assign({ error: NAME_TAKEN_MESSAGE }) },
             ],
             onError: { target: 'checkFailed', actions: assign({ error: NAME_CHECK_ERROR }) },
           },
         },
         taken: {},
+        resumable: {
+          on: {
+            // The resumed account becomes this browser's draft too, so leaving again resumes from here.
+            'organization.create': [
+              { guard: 'hasCard', target: '#createOrganization.waiting', actions: { type: 'saveDraft', params: resumedDraft } },
+              { target: '#createOrganization.card', actions: { type: 'saveDraft', params: resumedDraft } },
+            ],
+          },
+        },
         checkFailed: {},
         available: {
           on: {

@@ -27,6 +27,9 @@ export const createOrganizationEvents = {
   'xstate.done.actor.checkName': [
     { type: 'xstate.done.actor.checkName', output: { billingAccountId: null } },
     { type: 'xstate.done.actor.checkName', output: { billingAccountId: 5 } },
+    // The user's own unfinished billing account of that name (opened in another browser), without and with a card.
+    { type: 'xstate.done.actor.checkName', output: { billingAccountId: SAMPLE_BILLING_ACCOUNT_ID, unfinished: true, hasCard: false } },
+    { type: 'xstate.done.actor.checkName', output: { billingAccountId: SAMPLE_BILLING_ACCOUNT_ID, unfinished: true, hasCard: true } },
   ],
   'xstate.error.actor.checkName': [{ type: 'xstate.error.actor.checkName', error: new Error('down') }],
   'xstate.done.actor.createBillingAccount': [

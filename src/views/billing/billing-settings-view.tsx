@@ -3,7 +3,6 @@
 // (edit=tax-id) and the invoices of the billing ledger (docs/account.md).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { taxIdTypesFor } from '../../../contract/tax-ids';
 import { useCurrentUser } from '../../app/auth-context';
@@ -18,6 +17,7 @@ import { createBillingAccount, getCurrentBilling, listInvoices, removeTaxId } fr
 import { toast } from '../../services/toast-store';
 import { CardSetupPanel } from '../billing-card/card-setup-panel';
 import { useShellData } from '../shell/use-shell-data';
+import { useUrlValue } from '../url-state/use-url-state';
 import { TaxIdForm } from './tax-id-form';
 
 export const CARD_OK = 'The credit card is configured correctly';
@@ -42,18 +42,10 @@ export function BillingSettingsView() {
   const { organizationId } = useShellData();
   const user = useCurrentUser();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const edit = params.get('edit');
+  const [edit, setEdit] = useUrlValue('edit');
   const billing = useQuery({ queryKey: ['billing', 'current', organizationId], queryFn: getCurrentBilling });
   const invoices = useQuery({ queryKey: ['billing', 'invoices', organizationId], queryFn: listInvoices });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['billing'] });
-  const setEdit = (value: string | null) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set('edit', value);
-      else next.delete('edit');
-      return next;
-    });
   // A personal account without a billing account gets one the first time it configures a card.
   const create = useMutation({ mutationFn: () => createBillingAccount(`${user.name || user.email} billing`), onSuccess: refresh });
   const remove = useMutation({

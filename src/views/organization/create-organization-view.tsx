@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import { useAuthActor } from '../../app/auth-context';
 import { createOrganizationMachine, SUCCESS_MESSAGE, type WizardStart } from '../../machines/create-organization/create-organization.machine';
-import { createBillingAccount, findBillingAccountIdByName } from '../../services/billing';
+import { createBillingAccount, findBillingAccountIdByName, listUnfinishedBillingAccounts } from '../../services/billing';
 import {
   clearOrganizationDraft,
   createOrganization,
@@ -20,18 +20,29 @@ import { RequireWriteAccess } from '../shell/require-write-access';
 import { CreateOrganizationWizard } from './create-organization-wizard';
 import { switchToOrganization } from './switch-organization';
 
+/** The server's unfinished billing accounts of the user: started in any browser, offered by name. */
+async function startAfresh(): Promise<WizardStart> {
+  const unfinished = (await listUnfinishedBillingAccounts()).map((account) => ({
+    name: account.name,
+    billingAccountId: account.id,
+    hasCard: account.hasPaymentMethod,
+    removedAfter: account.removedAfter,
+  }));
+  return { owned: null, draft: null, unfinished };
+}
+
 /** Owned organizations and the remembered draft, checked against the server's billing accounts. */
 async function loadStart(): Promise<WizardStart> {
   const owned = await listOwnedOrganizations();
   const first = owned.find((organization) => organization.owner) ?? null;
   if (first) return { owned: { id: first.id, name: first.name }, draft: null };
   const draft = readOrganizationDraft();
-  if (!draft) return { owned: null, draft: null };
+  if (!draft) return startAfresh();
   const server = await findBillingAccountIdByName(draft.name);
   if (server.billingAccountId !== draft.billingAccountId) {
     // The remembered billing account is gone or is another one: start afresh.
     clearOrganizationDraft();
-    return { owned: null, draft: null };
+    return startAfresh();
   }
   return { owned: null, draft: { ...draft, hasCard: server.hasPaymentMethod ?? draft.hasCard } };
 }
@@ -55,8 +66,13 @@ function CreateOrganization() {
     createOrganizationMachine.provide({
       actors: {
         loadStart: fromPromise(loadStart),
-        checkName: fromPromise(async ({ input }) => ({ billingAccountId: (await findBillingAccountIdByName(input.name)).billingAccountId })),
-        createBillingAccount: fromPromise(async ({ input }) => ({ billingAccountId: (await createBillingAccount(input.name)).billingAccountId })),
+        checkName: fromPromise(async ({ input }) => {
+          const found = await findBillingAccountIdByName(input.name);
+          return { billingAccountId: found.billingAccountId, unfinished: found.unfinished === true, hasCard: found.hasPaymentMethod === true };
+        }),
+        createBillingAccount: fromPromise(async ({ input }) => ({
+          billingAccountId: (await createBillingAccount(input.name, { forOrganization: true })).billingAccountId,
+        })),
         createOrganization: fromPromise(async ({ input }) => ({
           organizationId: (await createOrganization({ displayName: input.name, billingAccountId: input.billingAccountId })).organizationId,
         })),

@@ -11,8 +11,10 @@ import { Card } from '../../components/ui/card';
 import { Field, Input } from '../../components/ui/field';
 import {
   ORGANIZATION_ERROR_TITLE,
+  RESUME_MESSAGE,
   organizationNameErrors,
   type CreateOrganizationMachine,
+  type UnfinishedAccount,
 } from '../../machines/create-organization/create-organization.machine';
 
 export interface CreateOrganizationWizardProps {
@@ -51,9 +53,30 @@ function Retry({ onRetry }: { onRetry: () => void }) {
   );
 }
 
+const removalDate = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** The user's unfinished organizations (started in any browser): picking one fills in its name, which resumes it. */
+function UnfinishedOffer({ accounts, onPick }: { accounts: readonly UnfinishedAccount[]; onPick: (name: string) => void }) {
+  return (
+    <section aria-label="Unfinished organizations" className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>You started creating these organizations and did not finish:</p>
+      <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2', listStyle: 'none', p: '0' })}>
+        {accounts.map((account) => (
+          <li key={account.billingAccountId} className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
+            <Button type="button" variant="outline" size="sm" onClick={() => onPick(account.name)}>
+              Continue with <bdi>{account.name}</bdi>
+            </Button>
+            <span className={css({ fontSize: 'sm', color: 'fg.muted' })}>kept until {removalDate(account.removedAfter)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function CreateOrganizationWizard({ actor, renderCardStep, onSwitch }: CreateOrganizationWizardProps) {
   const state = useSelector(actor, (s) => s);
-  const { name, error, owned, billingAccountId } = state.context;
+  const { name, error, owned, billingAccountId, unfinished } = state.context;
   const retry = () => actor.send({ type: 'retry' });
   const wrap = (step: number, body: ReactNode, description?: ReactNode) => (
     <main className={css({ maxW: '2xl', mx: 'auto', p: { base: '4', md: '8' }, display: 'flex', flexDirection: 'column', gap: '4' })}>
@@ -84,6 +107,13 @@ export function CreateOrganizationWizard({ actor, renderCardStep, onSwitch }: Cr
   if (state.matches('naming')) {
     const ruleErrors = name.trim() === '' ? [] : organizationNameErrors(name);
     const fieldError = ruleErrors[0] ?? (state.matches({ naming: 'taken' }) || state.matches({ naming: 'checkFailed' }) ? error : null);
+    const resumable = state.matches({ naming: 'resumable' });
+    const helper = state.matches({ naming: 'checking' })
+      ? 'Checking the name…'
+      : resumable
+        ? RESUME_MESSAGE
+        : 'Letters, digits, spaces, hyphens and underscores; at least 3 characters.';
+    const offered = unfinished.filter((account) => !(resumable && account.name.toLowerCase() === name.trim().toLowerCase()));
     return wrap(
       0,
       <form
@@ -99,10 +129,11 @@ export function CreateOrganizationWizard({ actor, renderCardStep, onSwitch }: Cr
           label="Organization name"
           required
           errorText={fieldError ?? undefined}
-          helperText={state.matches({ naming: 'checking' }) ? 'Checking the name…' : 'Letters, digits, spaces, hyphens and underscores; at least 3 characters.'}
+          helperText={helper}
         >
           <Input autoFocus value={name} onChange={(event) => actor.send({ type: 'name.change', name: event.target.value })} />
         </Field>
+        {offered.length > 0 && <UnfinishedOffer accounts={offered} onPick={(picked) => actor.send({ type: 'name.change', name: picked })} />}
         <div className={css({ display: 'flex', justifyContent: 'flex-end' })}>
           <Button type="submit" disabled={!state.can({ type: 'organization.create' })}>
             Create

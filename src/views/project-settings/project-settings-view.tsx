@@ -2,9 +2,9 @@
 // posting to /resources/add-to-project) and the Delete project card with its typed-confirmation modal (project-deletion
 // machine, query action=delete-project-{id}).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useActorRef } from '@xstate/react';
-import { useEffect, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import { css } from 'styled-system/css';
 import { queries } from '../../app/query-keys';
@@ -18,6 +18,7 @@ import { clearSelectedProject, readSelectedProject } from '../../services/select
 import { toast } from '../../services/toast-store';
 import { RequireWriteAccess } from '../shell/require-write-access';
 import { useShellData } from '../shell/use-shell-data';
+import { useUrlActionDialog } from '../url-state/use-url-state';
 import { AddMemberCard } from './add-member-card';
 import { DeleteProjectDialog } from './delete-project-dialog';
 import { deleteBlockedReason, isHepicLive } from './project-deletion-rules';
@@ -36,10 +37,12 @@ export function ProjectSettingsView() {
   );
 }
 
+/** The delete-project modal's address: ?action=delete-project-{id}. */
+export const DELETE_PROJECT_ACTION = 'delete-project-';
+
 function ProjectSettings({ project, organizationId }: { project: { id: number; name: string; slug: string; owner: boolean }; organizationId: number | null }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
   const team = useQuery({ queryKey: projectUsersKey(project.id), queryFn: () => listProjectUsers(project.id) });
   const integrations = useQuery(queries.integrations(project.id));
 
@@ -61,36 +64,19 @@ function ProjectSettings({ project, organizationId }: { project: { id: number; n
 
   const blocked = deleteBlockedReason({ organizationMode: organizationId !== null, owner: project.owner, hepicLive: isHepicLive(integrations.data ?? []) });
 
-  // ?action=delete-project-{id} opens the modal (reload-proof), and closing it removes the parameter.
-  const action = params.get('action');
-  useEffect(() => {
-    if (action === `delete-project-${project.id}` && !blocked && integrations.isSuccess && deletion.getSnapshot().matches('closed')) {
+  // ?action=delete-project-{id} opens the modal (on a click, a reload or a shared link), and closing it removes the
+  // parameter: the console's one query-parameter mechanism.
+  const deletionOpen = useSelector(deletion, (snapshot) => !snapshot.matches('closed'));
+  const requestDeletion = useUrlActionDialog({
+    prefix: DELETE_PROJECT_ACTION,
+    ready: integrations.isSuccess,
+    dialogOpen: deletionOpen,
+    open: (id) => {
+      if (id !== String(project.id) || blocked) return false;
       deletion.send({ type: 'deletion.open', project: { id: project.id, name: project.name, slug: project.slug } });
-    }
-  }, [action, blocked, integrations.isSuccess, deletion, project]);
-  useEffect(() => {
-    const subscription = deletion.subscribe((snapshot) => {
-      if (snapshot.matches('closed')) {
-        setParams(
-          (current) => {
-            if (!current.get('action')?.startsWith('delete-project-')) return current;
-            const next = new URLSearchParams(current);
-            next.delete('action');
-            return next;
-          },
-          { replace: true },
-        );
-      }
-    });
-    return () => subscription.unsubscribe();
-  }, [deletion, setParams]);
-
-  const openDeletion = () =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      next.set('action', `delete-project-${project.id}`);
-      return next;
-    });
+      return true;
+    },
+  });
 
   if (team.isError) {
     return (
@@ -132,7 +118,7 @@ function ProjectSettings({ project, organizationId }: { project: { id: number; n
         title="Delete project"
         description="Deleting a project will remove all its data and users."
         footer={
-          <Button variant="outline" disabled={blocked !== null || integrations.isPending} onClick={openDeletion} aria-describedby={blocked ? 'delete-project-blocked' : undefined}>
+          <Button variant="outline" disabled={blocked !== null || integrations.isPending} onClick={() => requestDeletion(String(project.id))} aria-describedby={blocked ? 'delete-project-blocked' : undefined}>
             Delete project
           </Button>
         }

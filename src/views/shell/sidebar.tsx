@@ -9,6 +9,7 @@ import { settings } from '../../config/settings';
 import { toast } from '../../services/toast-store';
 import { buildSidebar, type SidebarLink } from './sidebar-model';
 import { useShellData } from './use-shell-data';
+import { useIntegrationStatus } from '../stack/integration-status-badge';
 
 const sectionLabel = css({ px: '3', pt: '5', pb: '1.5', textStyle: 'xs', fontWeight: 'semibold', letterSpacing: 'wider', color: 'fg.muted', textTransform: 'uppercase' });
 const itemClass = css({
@@ -136,13 +137,13 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
               <NavLink to={integration.href} className={itemClass} onClick={onNavigate}>
                 <LayersIcon />
                 <span className={css({ flex: '1' })}>{integration.name}</span>
-                {integration.status !== 'active' && <StatusDot status={integration.status} />}
+                {integration.status !== 'active' && <StatusDot status={integration.status} productSlug={integration.slug} projectId={projectId ?? 0} />}
               </NavLink>
             ) : (
               <span className={cx(itemClass, css({ _hover: { bg: 'transparent' } }))}>
                 <LayersIcon />
                 <span className={css({ flex: '1' })}>{integration.name}</span>
-                <StatusDot status={integration.status} />
+                <StatusDot status={integration.status} productSlug={integration.slug} projectId={projectId ?? 0} />
               </span>
             )}
           </li>
@@ -198,15 +199,10 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-const statusLabels: Record<string, string> = {
-  active: 'Subscription active',
-  trial: 'Trial',
-  suspended: 'Subscription suspended',
-  cancelled_by_user: 'Cancelled',
-  scheduled_for_cancellation: 'Scheduled for cancellation',
-};
-
-function StatusDot({ status }: { status: string }) {
+// Named as the status badge words it (a trial reads its days left), so the dot and the badge never disagree.
+function StatusDot(props: { status: string; productSlug: string; projectId: number }) {
+  const { status } = props;
+  const { text } = useIntegrationStatus(props);
   const color = status === 'active' ? 'green.9' : status === 'trial' ? 'iris.9' : status === 'suspended' ? 'red.9' : 'amber.9';
-  return <span title={statusLabels[status] ?? status} aria-label={statusLabels[status] ?? status} role="img" className={css({ w: '2', h: '2', borderRadius: 'full', flexShrink: 0 })} style={{ background: `var(--colors-${color.replace('.', '-')})` }} />;
+  return <span title={text} aria-label={text} role="img" className={css({ w: '2', h: '2', borderRadius: 'full', flexShrink: 0 })} style={{ background: `var(--colors-${color.replace('.', '-')})` }} />;
 }

@@ -25,17 +25,27 @@ export interface StatusBadgeProps {
   projectId: number;
 }
 
-export function IntegrationStatusBadge({ status, productSlug, projectId }: StatusBadgeProps) {
-  if (status === 'trial') return <TrialBadge productSlug={productSlug} projectId={projectId} />;
-  return <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{STATUS_TEXT[status] ?? status}</Badge>;
+export const TRIAL_LOADING = 'Loading...';
+export const TRIAL_ERROR = 'Error retrieving trial info';
+
+/**
+ * The one wording of an integration's status (the badge, and the sidebar's status dot): a trial reads its days left
+ * ('Loading...' while they load, 'Error retrieving trial info' when they cannot be read); trial days are requested
+ * only for a trial.
+ */
+export function useIntegrationStatus({ status, productSlug, projectId }: StatusBadgeProps): { text: string; tone: BadgeTone } {
+  const isTrial = status === 'trial';
+  const trial = useQuery({ ...queries.integrationTrial(productSlug, projectId), enabled: isTrial });
+  if (!isTrial) return { text: STATUS_TEXT[status] ?? status, tone: STATUS_TONE[status] ?? 'neutral' };
+  if (trial.isError) return { text: TRIAL_ERROR, tone: 'danger' };
+  if (!trial.isSuccess) return { text: TRIAL_LOADING, tone: 'neutral' };
+  const days = trial.data.remainingDays;
+  return { text: trialText(days), tone: days < TRIAL_WARNING_DAYS ? 'danger' : 'accent' };
 }
 
-function TrialBadge({ productSlug, projectId }: { productSlug: string; projectId: number }) {
-  const trial = useQuery(queries.integrationTrial(productSlug, projectId));
-  if (trial.isPending) return <Badge tone="neutral">Loading...</Badge>;
-  if (trial.isError) return <Badge tone="danger">Error retrieving trial info</Badge>;
-  const days = trial.data.remainingDays;
-  return <Badge tone={days < TRIAL_WARNING_DAYS ? 'danger' : 'accent'}>{trialText(days)}</Badge>;
+export function IntegrationStatusBadge(props: StatusBadgeProps) {
+  const { text, tone } = useIntegrationStatus(props);
+  return <Badge tone={tone}>{text}</Badge>;
 }
 
 /** The info line under a product scheduled for cancellation (spec 001 §4). */

@@ -1,7 +1,19 @@
 // The React side of src/lib/url-state.ts: hooks that read the address on load and write it on click.
 import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { readAction, readToggle, urlDialogDecision, writeAction, writeToggle, type ToggleParam } from '../../lib/url-state';
+import {
+  hasActionFlag,
+  readAction,
+  readToggle,
+  readValue,
+  urlDialogDecision,
+  writeAction,
+  writeActionFlag,
+  writeToggle,
+  writeValue,
+  type ToggleParam,
+  type ValueParam,
+} from '../../lib/url-state';
 
 /** A toggle kept in the address (sidebar=open, user-menu=open, select-project=open). */
 export function useUrlToggle(name: ToggleParam): [boolean, (open: boolean) => void] {
@@ -10,6 +22,25 @@ export function useUrlToggle(name: ToggleParam): [boolean, (open: boolean) => vo
   const setOpen = useCallback(
     (next: boolean) => setParams((current) => writeToggle(current, name, next), { replace: true, preventScrollReset: true }),
     [name, setParams],
+  );
+  return [open, setOpen];
+}
+
+/** A named value kept in the address (edit=card, edit=tax-id, modal=…): set on click, read on load; null clears. */
+export function useUrlValue(name: ValueParam): [string | null, (value: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const value = readValue(params, name);
+  const setValue = useCallback((next: string | null) => setParams((current) => writeValue(current, name, next), { preventScrollReset: true }), [name, setParams]);
+  return [value, setValue];
+}
+
+/** A dialog without a subject named by `action={action}` (action=create-token): open while the address says so. */
+export function useUrlActionFlag(action: string): [boolean, (open: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const open = hasActionFlag(params, action);
+  const setOpen = useCallback(
+    (next: boolean) => setParams((current) => writeActionFlag(current, action, next), { replace: !next, preventScrollReset: true }),
+    [action, setParams],
   );
   return [open, setOpen];
 }

@@ -1,7 +1,7 @@
 // Hepic's Auth page (spec 001 §2 Hepic): the 'Scoped tokens' card and the 'Create a new scoped token' modal, opened
 // by ?action=create-token; it posts CREATE_HEPIC_TOKEN (name, a hidden scope fixed to read, 'TTL Days' default 1).
 import { useEffect, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { decodeInput, type FieldErrors } from '../../../../contract/common';
 import { CreateHepicTokenBody, TOKEN_TTL_DEFAULT_DAYS } from '../../../../contract/hepic';
@@ -14,17 +14,17 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format';
 import { ReadOnlyCopy } from './hepic-area';
 import { useHepicIntent, useHepicTokens } from './use-hepic';
+import { useUrlActionFlag } from '../../url-state/use-url-state';
 
 export function HepicAuthPage({ projectId }: { projectId: number }) {
   const tokens = useHepicTokens(projectId);
-  const [search, setSearch] = useSearchParams();
-  const open = search.get('action') === 'create-token';
+  const [open, setOpen] = useUrlActionFlag('create-token');
   const count = tokens.data?.length ?? 0;
   return (
     <Card
       title="Scoped tokens"
       headerAction={
-        <Button size="sm" onClick={() => setSearch({ action: 'create-token' })}>
+        <Button size="sm" onClick={() => setOpen(true)}>
           Create token
         </Button>
       }
@@ -44,7 +44,7 @@ export function HepicAuthPage({ projectId }: { projectId: number }) {
           ))}
         </div>
       )}
-      {open && <CreateTokenDialog projectId={projectId} onClose={() => setSearch({})} />}
+      {open && <CreateTokenDialog projectId={projectId} onClose={() => setOpen(false)} />}
     </Card>
   );
 }
