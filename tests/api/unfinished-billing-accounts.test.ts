@@ -59,6 +59,16 @@ describe.each(databaseTargets())('unfinished billing accounts ($kind)', (target)
     expect(again.body.details).toEqual({ name: ['You already have a billing account with this name.'] });
   });
 
+  it("never pays for the personal account, so the cleanup cannot remove the personal account's payer", async () => {
+    const before = await api.request('GET', 'billing/current', { token: nora });
+    expect(before.status).toBe(200);
+    const id = await openForOrganization(nora, uniqueName('Not a payer'));
+    const after = await api.request('GET', 'billing/current', { token: nora });
+    expect(after.status).toBe(200);
+    expect(after.body.billing_account?.id ?? null).not.toBe(id);
+    expect(after.body).toEqual(before.body);
+  });
+
   it("is no one else's: another user neither sees nor resumes it, and their own names stay theirs", async () => {
     const name = uniqueName('Private Co');
     const id = await openForOrganization(nora, name);

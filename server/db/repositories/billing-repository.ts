@@ -94,10 +94,13 @@ export async function findOrganizationBillingAccount(db: Queryable, organization
   return rows[0];
 }
 
-/** The personal account's payer: the default billing account, else the newest one. */
+/**
+ * The personal account's payer: the default billing account, else the newest one. An unfinished one (opened by the
+ * create-organization wizard, no organization yet) never pays: the cleanup job may remove it.
+ */
 export async function findPersonalBillingAccount(db: Queryable, userId: string): Promise<BillingAccountRow | undefined> {
   const rows = await db.query<BillingAccountRow>(
-    `SELECT ${columns} FROM billing_accounts b WHERE b.owner_user_id = $1 ORDER BY b.is_default DESC, b.created_at DESC, b.id DESC LIMIT 1`,
+    `SELECT ${columns} FROM billing_accounts b WHERE b.owner_user_id = $1 AND NOT (${unfinished}) ORDER BY b.is_default DESC, b.created_at DESC, b.id DESC LIMIT 1`,
     [userId],
   );
   return rows[0];
