@@ -59,6 +59,8 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
    * hold the request the timer's state makes. Without it the walk just waits for the page's timer.
    */
   delay?: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
+  /** Paths walked after the others, e.g. one that really deletes what the other paths walk on. */
+  runLast?: (path: ModelPath) => boolean;
   /** Called once after the last path, e.g. to close a browser context that `open` keeps for every path. */
   finish?: () => Promise<void>;
   /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
@@ -204,6 +206,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     const planned = await Promise.all(generated.map((path) => planPath(anyModel, path)));
     planned.push(...(await splicedEdges(anyModel, planned)));
     const picked = pickPaths(planned);
+    if (model.runLast) picked.sort((a, b) => Number(model.runLast!(a.path)) - Number(model.runLast!(b.path)));
     const reachable = new Set(picked.flatMap((p) => [...p.states, ...p.transitions]));
     // What only blocked paths reach, with the reason of the step that reaches it first.
     const closest = new Map<string, { reason: string; distance: number }>();

@@ -62,6 +62,13 @@ async function setRole(page: Page, session: AcmeSession, group: HepicGroup): Pro
 const roleSelect = (walk: Walk) => walk.page.getByRole('combobox', { name: `Role of ${SAMPLE_USER_NAME}`, includeHidden: true });
 const modal = (walk: Walk) => walk.page.getByRole('alertdialog', { name: 'Update user role' });
 
+/** A save or restore the server did not answer: the change is dropped and the toast says why. */
+async function connectionLost(walk: Walk): Promise<void> {
+  walk.world.requested = null;
+  walk.world.toast = 'Network down';
+  await walk.world.gate.answer('role', 503, { error: 'Network down' });
+}
+
 async function expectToast(walk: Walk) {
   if (walk.world.toast) await expect(walk.page.getByText(walk.world.toast).first()).toBeVisible();
 }
@@ -154,25 +161,13 @@ describeBrowserModel('hepic role confirm: generated paths in the browser', {
         await walk.world.gate.release('role');
       },
     },
-    'xstate.error.actor.saveRole': {
-      perform: async (walk) => {
-        walk.world.requested = null;
-        walk.world.toast = 'Network down';
-        await walk.world.gate.answer('role', 503, { error: 'Network down' });
-      },
-    },
+    'xstate.error.actor.saveRole': { perform: (walk) => connectionLost(walk) },
     'xstate.done.actor.restoreRole': {
       perform: async (walk) => {
         walk.world.requested = null;
         await walk.world.gate.release('role');
       },
     },
-    'xstate.error.actor.restoreRole': {
-      perform: async (walk) => {
-        walk.world.requested = null;
-        walk.world.toast = 'Network down';
-        await walk.world.gate.answer('role', 503, { error: 'Network down' });
-      },
-    },
+    'xstate.error.actor.restoreRole': { perform: (walk) => connectionLost(walk) },
   },
 });
