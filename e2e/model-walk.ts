@@ -20,7 +20,6 @@ import {
   createMachineDriver,
   describeEvent,
   generateModelPaths,
-  isLeaf,
   keyOf,
   transitionId,
   transitionsOf,
@@ -28,11 +27,11 @@ import {
   type ModelSamples,
 } from '../src/lib/model-paths';
 import { writeBrowserCoverage } from '../tests/support/model-coverage';
+import { mapProblems, type Unreachable } from './model-map';
 import { expect, test } from './fixtures';
 
-export interface Unreachable {
-  unreachable: string;
-}
+export type { Unreachable };
+
 
 export interface WalkContext<TWorld> {
   page: Page;
@@ -55,6 +54,15 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   samples: ModelSamples;
   states: Record<string, StateCheck<TWorld> | Unreachable>;
   events: Record<string, EventAction<TWorld> | Unreachable>;
+  /**
+   * What the walk does when one of the machine's own timers (`after`) is due, before the next state is checked: e.g.
+   * hold the request the timer's state makes. Without it the walk just waits for the page's timer.
+   */
+  delay?: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
+  /** Paths walked after the others, e.g. one that really deletes what the other paths walk on. */
+  runLast?: (path: ModelPath) => boolean;
+  /** Called once after the last path, e.g. to close a browser context that `open` keeps for every path. */
+  finish?: () => Promise<void>;
   /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
   open: (args: { browser: Browser; baseURL: string; path: ModelPath }) => Promise<WalkContext<TWorld> & { close: () => Promise<void> }>;
 }
@@ -67,24 +75,6 @@ interface PlannedPath {
   transitions: Set<string>;
   /** Set when the path needs something a browser cannot do: the reason and what that step would cover. */
   blocked?: { reason: string; at: number; covers: Map<string, number> };
-}
-
-/** The map against the machine: every leaf state and every event type the machine handles has an entry. */
-export function mapProblems(model: BrowserModel<AnyStateMachine, unknown>): string[] {
-  const nodes = allStateNodes(model.machine.root);
-  const leaves = nodes.filter(isLeaf).map(keyOf);
-  const eventTypes = new Set(
-    [model.machine.root, ...nodes]
-      .flatMap(transitionsOf)
-      .map((t) => t.eventType)
-      .filter((type) => type !== '' && !type.startsWith('xstate.after.') && !type.startsWith('xstate.done.state.') && type !== '*'),
-  );
-  return [
-    ...leaves.filter((key) => !(key in model.states)).map((key) => `state '${key}' has no entry in the browser map`),
-    ...Object.keys(model.states).filter((key) => !leaves.includes(key)).map((key) => `the browser map names state '${key}', which the machine does not have`),
-    ...[...eventTypes].filter((type) => !(type in model.events)).map((type) => `event '${type}' has no entry in the browser map`),
-    ...Object.keys(model.events).filter((type) => !eventTypes.has(type)).map((type) => `the browser map names event '${type}', which the machine does not handle`),
-  ];
 }
 
 function allIds(machine: AnyStateMachine): { states: string[]; transitions: string[] } {
@@ -216,6 +206,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     const planned = await Promise.all(generated.map((path) => planPath(anyModel, path)));
     planned.push(...(await splicedEdges(anyModel, planned)));
     const picked = pickPaths(planned);
+    if (model.runLast) picked.sort((a, b) => Number(model.runLast!(a.path)) - Number(model.runLast!(b.path)));
     const reachable = new Set(picked.flatMap((p) => [...p.states, ...p.transitions]));
     // What only blocked paths reach, with the reason of the step that reaches it first.
     const closest = new Map<string, { reason: string; distance: number }>();
@@ -242,10 +233,14 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     test('walks the picked generated paths', async ({ browser, baseURL }) => {
       const { picked } = await planOnce();
       test.setTimeout(60_000 * Math.max(1, picked.length));
-      for (const [n, { path }] of picked.entries()) {
-        await test.step(`path ${n + 1}/${picked.length} (${path.kind}): ${path.description}`, async () => {
-          await walkPath(anyModel, path, browser, baseURL!, covered);
-        });
+      try {
+        for (const [n, { path }] of picked.entries()) {
+          await test.step(`path ${n + 1}/${picked.length} (${path.kind}): ${path.description}`, async () => {
+            await walkPath(anyModel, path, browser, baseURL!, covered);
+          });
+        }
+      } finally {
+        await model.finish?.();
       }
     });
 
@@ -280,6 +275,7 @@ async function walkPath(
     for (const [index, step] of path.steps.entries()) {
       if (index > 0 && step.event.type.startsWith('xstate.after.')) {
         // The page's own timer: the next state's check waits for it.
+        if (model.delay) await model.delay(walk, step.event);
         await driver.perform(step.event);
       } else if (index > 0) {
         const action = model.events[step.event.type];

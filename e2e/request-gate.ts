@@ -16,12 +16,36 @@ export class RequestGate<TName extends string> {
   private readonly held = new Map<TName, Route[]>();
   private readonly waiters = new Map<TName, Array<() => void>>();
   private readonly armed = new Set<TName>();
+  /** Routes answered as the server would now answer them (`serve`) until armed again. */
+  private readonly serving = new Map<TName, (body: unknown) => unknown>();
+  private bypassing = false;
 
   private constructor(private readonly routes: Record<TName, GatedRequest>) {
     for (const [name, gated] of Object.entries(routes) as Array<[TName, GatedRequest]>) if (!gated.armLater) this.armed.add(name);
   }
 
+  /** Runs what prepares a path (creating the data it walks on) with every request passing untouched. */
+  async bypass<T>(prepare: () => Promise<T>): Promise<T> {
+    this.bypassing = true;
+    try {
+      return await prepare();
+    } finally {
+      this.bypassing = false;
+    }
+  }
+
+  /** Back to how it was installed, for the next path on the same page: nothing held, nothing served. */
+  async reset(): Promise<void> {
+    for (const routes of this.held.values()) for (const route of routes) await route.continue().catch(() => undefined);
+    this.held.clear();
+    this.serving.clear();
+    this.armed.clear();
+    for (const [name, gated] of Object.entries(this.routes) as Array<[TName, GatedRequest]>) if (!gated.armLater) this.armed.add(name);
+  }
+
+  /** Holds the route's next requests (again, after `serve`). */
   arm(name: TName): void {
+    this.serving.delete(name);
     this.armed.add(name);
   }
 
@@ -44,7 +68,9 @@ export class RequestGate<TName extends string> {
 
   private async intercept(route: Route): Promise<void> {
     const name = this.nameOf(route);
-    if (name === undefined) return route.fallback();
+    if (name === undefined || this.bypassing) return route.fallback();
+    const change = this.serving.get(name);
+    if (change) return this.fulfilChanged(route, change);
     this.held.set(name, [...(this.held.get(name) ?? []), route]);
     for (const wake of this.waiters.get(name) ?? []) wake();
     this.waiters.delete(name);
@@ -74,10 +100,23 @@ export class RequestGate<TName extends string> {
 
   /** The server's answer, changed as the event says (e.g. a name another billing account already has). */
   async rewrite(name: TName, change: (body: unknown) => unknown): Promise<void> {
-    for (const route of await this.take(name)) {
-      const response = await route.fetch();
-      await route.fulfill({ response, json: change(await response.json()) });
-    }
+    for (const route of await this.take(name)) await this.fulfilChanged(route, change);
+  }
+
+  /**
+   * Like `rewrite`, and every later request of the route is answered the same way until `arm`: for a read that
+   * other parts of the page repeat (a list refetched when the status it shows changes), so that they all see the
+   * server state the event says, and a repeat that comes after the walk's step is not left waiting.
+   */
+  async serve(name: TName, change: (body: unknown) => unknown): Promise<void> {
+    const routes = await this.take(name);
+    this.serving.set(name, change);
+    for (const route of routes) await this.fulfilChanged(route, change);
+  }
+
+  private async fulfilChanged(route: Route, change: (body: unknown) => unknown): Promise<void> {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: change(await response.json()) });
   }
 
   /** An answer the real server would give only when it fails: status and body as the event says. */

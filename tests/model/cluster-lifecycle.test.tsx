@@ -4,63 +4,20 @@
 // lifecycle view.
 import { expect } from 'vitest';
 import { CLUSTER_READ_FAILED, clusterLifecycleMachine } from '../../src/machines/cluster-lifecycle/cluster-lifecycle.machine';
-import type { Cluster } from '../../src/services/clickhouse';
+import { SAMPLE_CLUSTER, clusterLifecycleEvents } from '../../src/machines/cluster-lifecycle/cluster-lifecycle.samples';
 import { ClusterLifecycleView, clientCommand, httpEndpoint } from '../../src/views/clickhouse/cluster-lifecycle-view';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
 installDomStubs();
 
-const base: Cluster = {
-  id: 4,
-  projectId: 1,
-  name: 'default',
-  createdAt: '2026-11-23T10:00:00.000Z',
-  status: 'active',
-  statusReason: null,
-  progress: null,
-  host: '127.0.0.1',
-  httpPort: 41000,
-  tcpPort: 41001,
-  secure: false,
-  provider: 'aws',
-  region: { code: 'eu-central-1', name: 'Europe (Frankfurt)', continent: 'Europe' },
-  machine: null,
-  shards: 1,
-  replicas: 2,
-  disks: [{ name: 'default', type: 'gp3', size: 150, unitType: 'Decimal' }],
-  version: '18.16',
-  zonal: false,
-  zones: [],
-  controlPlaneZone: null,
-  isExternal: false,
-  ipSafeList: [],
-  adminUser: 'admin_one',
-};
-const creating: Cluster = { ...base, status: 'creating', progress: { current: 1, max: 2 } };
-const deleting: Cluster = { ...base, status: 'deleting' };
-const failed: Cluster = { ...base, status: 'failed', statusReason: 'Node 2 (port 41002) stopped while starting: Address already in use' };
-const stopped: Cluster = { ...base, status: 'stopped' };
-const external: Cluster = { ...base, name: 'ext', status: 'external', isExternal: true, provider: 'unknown', region: null };
+const base = SAMPLE_CLUSTER;
 
 const toasts: string[] = [];
 const machine = clusterLifecycleMachine.provide({ actions: { notifyDeleteRequested: (_, params) => void toasts.push(params.message) } });
 
-const read = (output: Cluster | null) => ({ type: 'xstate.done.actor.readCluster', output });
-const events = {
-  'cluster.delete': [{ type: 'cluster.delete' }],
-  'cluster.confirm': [{ type: 'cluster.confirm' }],
-  'cluster.cancel': [{ type: 'cluster.cancel' }],
-  'cluster.retry': [{ type: 'cluster.retry' }],
-  'xstate.done.actor.readCluster': [read(base), read(creating), read(deleting), read(failed), read(stopped), read(external), read(null)],
-  'xstate.error.actor.readCluster': [{ type: 'xstate.error.actor.readCluster', error: new Error('Network') }],
-  'xstate.done.actor.deleteCluster': [{ type: 'xstate.done.actor.deleteCluster', output: { message: 'The cluster default is being deleted.' } }],
-  'xstate.error.actor.deleteCluster': [
-    { type: 'xstate.error.actor.deleteCluster', error: Object.assign(new Error('The cluster is being created'), { description: 'Try again when it is active or failed.' }) },
-  ],
-  'xstate.after.2000.clusterLifecycle.creating': [{ type: 'xstate.after.2000.clusterLifecycle.creating' }],
-  'xstate.after.2000.clusterLifecycle.deleting': [{ type: 'xstate.after.2000.clusterLifecycle.deleting' }],
-} as unknown as ModelEvents<typeof machine>;
+// The same samples the browser walk and the statechart studio play.
+const events = clusterLifecycleEvents as unknown as ModelEvents<typeof machine>;
 
 const states = {
   loading: () => undefined,

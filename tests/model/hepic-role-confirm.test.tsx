@@ -7,10 +7,11 @@ import { within } from '@testing-library/react';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ROLE_UPDATED_MESSAGE, roleConfirmText } from '../../contract/hepic';
 import { hepicRoleConfirmMachine } from '../../src/machines/hepic-role-confirm/hepic-role-confirm.machine';
+import { SAMPLE_USER_NAME, hepicRoleConfirmEvents, hepicRoleConfirmInput } from '../../src/machines/hepic-role-confirm/hepic-role-confirm.samples';
 import { HepicRoleControl } from '../../src/views/stack/hepic/hepic-role-select';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
-const NAME = 'Dana Developer';
+const NAME = SAMPLE_USER_NAME;
 const effects: string[] = [];
 const machine = hepicRoleConfirmMachine.provide({
   actions: {
@@ -20,21 +21,8 @@ const machine = hepicRoleConfirmMachine.provide({
   },
 });
 
-const events = {
-  'role.select': [
-    { type: 'role.select', group: 'admin' },
-    { type: 'role.select', group: 'user' },
-  ],
-  'role.confirm': [{ type: 'role.confirm' }],
-  'role.cancel': [{ type: 'role.cancel' }],
-  'role.sync': [{ type: 'role.sync', group: 'user' }],
-  'xstate.done.actor.requestConfirm': [{ type: 'xstate.done.actor.requestConfirm', output: { message: roleConfirmText(NAME, 'admin') } }],
-  'xstate.error.actor.requestConfirm': [{ type: 'xstate.error.actor.requestConfirm', error: Object.assign(new Error('Forbidden'), { description: 'Only hepic admins can add, remove or change the role of users.' }) }],
-  'xstate.done.actor.saveRole': [{ type: 'xstate.done.actor.saveRole', output: { message: ROLE_UPDATED_MESSAGE } }],
-  'xstate.error.actor.saveRole': [{ type: 'xstate.error.actor.saveRole', error: new Error('Network down') }],
-  'xstate.done.actor.restoreRole': [{ type: 'xstate.done.actor.restoreRole', output: { message: roleConfirmText(NAME, 'user') } }],
-  'xstate.error.actor.restoreRole': [{ type: 'xstate.error.actor.restoreRole', error: new Error('Network down') }],
-} satisfies ModelEvents<typeof machine>;
+// The same samples the browser walk and the statechart studio play.
+const events = hepicRoleConfirmEvents satisfies ModelEvents<typeof machine>;
 
 const states = {
   idle: (s) => {
@@ -143,7 +131,7 @@ const viewStates = {
 describeModel('hepic role confirm machine', {
   name: 'hepic-role-confirm',
   machine,
-  input: { userId: '00000000-0000-4000-8000-000000000002', name: NAME, group: 'user' },
+  input: hepicRoleConfirmInput,
   events,
   states,
   serializeContext: (context) => ({ group: (context as { group: string }).group, requested: (context as { requested: string | null }).requested }),
