@@ -31,6 +31,9 @@ export function RequireIntegration({ productSlug, pageTitle = 'Overview', childr
       </Alert>
     );
   }
+  // Just after a product is enabled the cached list may not have it yet while its refetch is under way: wait for
+  // the fresh list rather than sending the person back to the stack page from a product they just added.
+  if (decision?.kind !== 'open' && integrations.isFetching) return <Spinner size="lg" label="Loading" />;
   if (decision?.kind !== 'open') return <Navigate to={`/${project.slug}/stack`} replace />;
   return <>{children}</>;
 }
