@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const trialCalls: Array<{ slug: string; projectId: number }> = [];
 let answer: () => Promise<{ remainingDays: number }>;
-vi.mock('../../src/services/integrations', async (importOriginal) => ({
+vi.mock('../../src/services/shell-reads', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   getIntegrationTrial: (slug: string, projectId: number) => {
     trialCalls.push({ slug, projectId });

@@ -39,3 +39,30 @@ describe('embedded database', () => {
     expect(await findUserByEmail(db, 'case@example.com')).toBeDefined();
   });
 });
+
+// A PostgreSQL server may end an idle pooled connection (a restart, a failover, pg_terminate_backend). The pool
+// reports it as an 'error' event; the platform must log it and go on, not die of an unhandled error event.
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('PostgreSQL pool', () => {
+  it('survives the server ending its idle connections and answers the next query', async () => {
+    const { createFreshPostgresDatabase } = await import('../support/postgres');
+    const fresh = await createFreshPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    const db = await openDatabase({ url: fresh.url, migrate: false });
+    try {
+      await db.query('SELECT 1');
+      const { default: pg } = await import('pg');
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        const ended = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [new URL(fresh.url).pathname.slice(1)]);
+        expect(ended.rowCount).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+      await fresh.drop();
+    }
+  });
+});

@@ -67,3 +67,11 @@ describe('line protocol parser', () => {
     );
   });
 });
+
+describe('line protocol keys that name Object.prototype members', () => {
+  it('keeps a tag or a field named __proto__ or constructor as data', () => {
+    const [point] = parseLineProtocol('cpu,__proto__=a,constructor=b __proto__=1i,toString="x" 1');
+    expect(Object.entries(point.tags)).toEqual([['__proto__', 'a'], ['constructor', 'b']]);
+    expect(Object.entries(point.fields)).toEqual([['__proto__', { kind: 'number', value: 1 }], ['toString', { kind: 'string', value: 'x' }]]);
+  });
+});

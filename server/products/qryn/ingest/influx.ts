@@ -53,7 +53,8 @@ function parseLine(line: string): InfluxPoint {
   };
   const measurement = readName(', ', ', \\');
   if (measurement === '') throw new Error('missing measurement');
-  const tags: Record<string, string> = {};
+  // Keys are the sender's: a plain object would take a key such as `__proto__` as its prototype and lose it.
+  const tags: Record<string, string> = Object.create(null);
   while (line[pos] === ',') {
     pos++;
     const key = readName('=, ', ',= \\');
@@ -65,7 +66,7 @@ function parseLine(line: string): InfluxPoint {
   }
   if (line[pos] !== ' ') throw new Error('missing fields');
   while (line[pos] === ' ') pos++;
-  const fields: Record<string, InfluxField> = {};
+  const fields: Record<string, InfluxField> = Object.create(null);
   for (;;) {
     const key = readName('=, ', ',= \\');
     if (line[pos] !== '=' || key === '') throw new Error('a field needs key=value');
@@ -125,7 +126,7 @@ export function decodeInflux(text: string, precision: string | undefined, nowNs:
   const factor = precisionFactor(precision);
   for (const point of parseLineProtocol(text)) {
     const ts = point.timestamp === undefined ? nowNs : point.timestamp * factor;
-    const tags: Record<string, string> = {};
+    const tags: Record<string, string> = Object.create(null);
     for (const [key, value] of Object.entries(point.tags)) tags[sanitizeName(key)] = value;
     for (const [field, value] of Object.entries(point.fields)) {
       if (value.kind === 'number') {
