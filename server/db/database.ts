@@ -74,6 +74,12 @@ async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   // int8 and numeric come back as strings by default; ids here are int4, counts are cast in SQL where needed.
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // An idle pooled connection the server ends (a restart, a failover, an administrator's terminate) is reported on
+  // the pool; without a listener that event would end the whole process. The pool drops that connection and opens
+  // a new one for the next query, so a warning is all it needs.
+  pool.on('error', (error) => {
+    console.warn(`[database] an idle PostgreSQL connection was closed by the server: ${error.message}`);
+  });
   const named = preparedStatementNames();
   return {
     kind: 'postgres',
