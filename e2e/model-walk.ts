@@ -7,13 +7,14 @@
 //
 // Which paths are walked: every generated path is first replayed on a real actor of the machine in node (the same
 // driver the studio steps with) to learn the states and transitions it covers; paths that need an unreachable state,
-// event or sample are set aside (their first such step names the reason for what only they cover); of the rest, a
+// event or sample are set aside (their first such step names the reason for what only they cover; the part before
+// that step is tried on its own when it covers what no walkable path does); of the rest, a
 // greedy pick keeps the fewest paths that cover everything the walkable paths cover, shortest first. In the browser,
 // each path runs on a fresh page from the model's `open`, and after every step the walk asserts what a person sees
 // for each active leaf state, with the node actor kept in step to tell which states those are and which transitions
 // were taken. Coverage is written to .tmp/model-coverage/browser/<machine>.json for the table `npm test` prints.
 import type { Browser, Page } from '@playwright/test';
-import type { AnyEventObject, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
 import {
   activeLeafKeys,
   allStateNodes,
@@ -43,8 +44,11 @@ export type StateCheck<TWorld> = (walk: WalkContext<TWorld>) => Promise<void>;
 export interface EventAction<TWorld> {
   /** What a person does for this event (or the gate's answer for an outcome). */
   perform: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
-  /** A sample of this event a browser cannot produce, with the reason; undefined when it can. */
-  unreachableSample?: (event: AnyEventObject) => string | undefined;
+  /**
+   * A sample of this event a browser cannot produce, with the reason; undefined when it can. `from` is the node
+   * actor's snapshot before the event: for a sample a browser can produce in one state and not in another.
+   */
+  unreachableSample?: (event: AnyEventObject, from: AnyMachineSnapshot) => string | undefined;
 }
 
 export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
@@ -104,11 +108,11 @@ function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>) {
 async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: ModelPath): Promise<PlannedPath> {
   const { driver, stepTransitions } = trackedDriver(model);
   const planned: PlannedPath = { path, states: new Set(), transitions: new Set() };
-  const blockedBy = (step: number, event: AnyEventObject, leaves: string[]): string | undefined => {
+  const blockedBy = (step: number, event: AnyEventObject, from: AnyMachineSnapshot, leaves: string[]): string | undefined => {
     const entry = model.events[event.type];
     if (step > 0 && isUnreachable(entry)) return entry.unreachable;
     if (step > 0 && entry && !isUnreachable(entry)) {
-      const reason = entry.unreachableSample?.(event);
+      const reason = entry.unreachableSample?.(event, from);
       if (reason) return reason;
     }
     for (const leaf of leaves) {
@@ -121,11 +125,12 @@ async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: Mod
   try {
     for (const [index, step] of path.steps.entries()) {
       if (index > 0) stepTransitions.splice(0);
+      const from = driver.actor.getSnapshot();
       if (index > 0) await driver.perform(step.event);
       const nodes = driver.actor.getSnapshot()._nodes;
       const leaves = activeLeafKeys(driver.actor.getSnapshot());
       if (!planned.blocked) {
-        const reason = blockedBy(index, step.event, leaves);
+        const reason = blockedBy(index, step.event, from, leaves);
         if (reason) planned.blocked = { reason, at: index, covers: new Map() };
       }
       // Past the first step a browser cannot take, what the path covers is only reachable this way: the reason
@@ -176,6 +181,31 @@ async function splicedEdges(model: BrowserModel<AnyStateMachine, unknown>, plann
   return spliced;
 }
 
+/**
+ * A path blocked at its last step (an event a browser cannot cause in the state the path reached, e.g. because the
+ * screen is gone) is dropped by the generator as the prefix it would otherwise be: what it covers before that step
+ * may be covered by no walkable path. Its walkable part is tried as a path of its own, kept only when it covers
+ * something the walkable paths do not (so walks whose paths already cover everything reachable pick as before).
+ */
+async function walkablePrefixes(model: BrowserModel<AnyStateMachine, unknown>, planned: PlannedPath[]): Promise<PlannedPath[]> {
+  const reachable = new Set(planned.filter((p) => !p.blocked).flatMap((p) => [...p.states, ...p.transitions]));
+  const prefixes: PlannedPath[] = [];
+  const tried = new Set<string>();
+  for (const blocked of planned) {
+    if (!blocked.blocked || blocked.blocked.at < 2) continue;
+    const steps = blocked.path.steps.slice(0, blocked.blocked.at);
+    const key = JSON.stringify(steps.map((s) => s.event));
+    if (tried.has(key)) continue;
+    tried.add(key);
+    const candidate: ModelPath = { kind: blocked.path.kind, steps, description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → ') };
+    const result = await planPath(model, candidate);
+    if (result.blocked || ![...result.states, ...result.transitions].some((id) => !reachable.has(id))) continue;
+    prefixes.push(result);
+    for (const id of [...result.states, ...result.transitions]) reachable.add(id);
+  }
+  return prefixes;
+}
+
 /** The fewest walkable paths that cover what all walkable paths cover (greedy, shortest first on ties). */
 function pickPaths(planned: PlannedPath[]): PlannedPath[] {
   const walkable = planned.filter((p) => !p.blocked).sort((a, b) => a.path.steps.length - b.path.steps.length);
@@ -204,6 +234,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     if (plan) return plan;
     const generated = generateModelPaths(model.machine, model.samples);
     const planned = await Promise.all(generated.map((path) => planPath(anyModel, path)));
+    planned.push(...(await walkablePrefixes(anyModel, planned)));
     planned.push(...(await splicedEdges(anyModel, planned)));
     const picked = pickPaths(planned);
     if (model.runLast) picked.sort((a, b) => Number(model.runLast!(a.path)) - Number(model.runLast!(b.path)));

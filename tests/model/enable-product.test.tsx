@@ -6,7 +6,7 @@ import { MemoryRouter } from 'react-router';
 import { expect } from 'vitest';
 import { enableProductMachine } from '../../src/machines/enable-product/enable-product.machine';
 import { EnableProductDialog } from '../../src/views/stack/enable-product-dialog';
-import type { ConfigOptions, EnableProductResult } from '../../src/services/stack';
+import { SAMPLE_ENABLED_RESULT, SAMPLE_PROJECT, SAMPLE_VALID_CONFIG, enableProductEvents, serializeEnableProductContext } from '../../src/machines/enable-product/enable-product.samples';
 import { PRODUCT_ERROR_MESSAGE, SELECT_PRODUCT_MESSAGE, SELECT_PROJECT_MESSAGE, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
@@ -22,50 +22,9 @@ const machine = enableProductMachine.provide({
   },
 });
 
-const project = { projectId: '7', projectSlug: 'acme-production-7' };
-const start = (productSlug: string, where = project) => ({ type: 'enable.start' as const, productSlug, ...where });
-const resources = [{ clickhouseClusterId: 'shared-eu', name: 'Shared storage', regionCode: 'eu', regionName: 'Frankfurt', continent: 'Europe', kind: 'shared' as const }];
-const qrynOptions: ConfigOptions = {
-  kind: 'qryn',
-  resources,
-  writerRegions: [{ code: 'eu', name: 'Frankfurt', continent: 'Europe' }],
-  retentionPolicies: [{ id: 'ttl-30', name: 'retention-30 days', itemFamilyId: 'f', itemId: 'i', description: '', status: 'active', externalName: '', ttlDays: 30, tiers: [] }],
-};
-const hepicOptions: ConfigOptions = { kind: 'hepic', resources, plans: [{ id: 'plan-basic', description: 'Basic', price: 4900 }] };
-const enabledResult: EnableProductResult = {
-  message: 'Observability has been enabled.',
-  integrationId: 12,
-  items: [
-    { label: 'API KEY', value: 'key-123' },
-    { label: 'API SECRET', value: 'secret-456' },
-  ],
-  hasJsonDownload: true,
-};
-const VALID = { cluster_id: 'shared-eu', writer_region_code: 'eu', price_id: 'plan-basic' };
-const fieldRefusal = Object.assign(new Error('Validation failed'), { details: { cluster_id: ['This storage is full.'] } });
-const serverRefusal = Object.assign(new Error("grafana couldn't be enabled"), { description: 'Grafana has no back end in this installation yet.' });
-
-const events = {
-  'enable.start': [start('', { projectId: '', projectSlug: '' }), start('qryn'), start('hepic'), start('grafana'), start('nope')],
-  'config.submit': [
-    { type: 'config.submit', values: {} },
-    { type: 'config.submit', values: VALID },
-  ],
-  'config.dismiss': [{ type: 'config.dismiss' }],
-  'enable.reset': [{ type: 'enable.reset' }],
-  'xstate.done.actor.loadConfigOptions': [
-    { type: 'xstate.done.actor.loadConfigOptions', output: qrynOptions },
-    { type: 'xstate.done.actor.loadConfigOptions', output: hepicOptions },
-  ],
-  'xstate.error.actor.loadConfigOptions': [
-    { type: 'xstate.error.actor.loadConfigOptions', error: Object.assign(new Error('We encountered an error while fetching some data.'), { description: 'Please reload.' }) },
-  ],
-  'xstate.done.actor.enableProduct': [{ type: 'xstate.done.actor.enableProduct', output: enabledResult }],
-  'xstate.error.actor.enableProduct': [
-    { type: 'xstate.error.actor.enableProduct', error: fieldRefusal },
-    { type: 'xstate.error.actor.enableProduct', error: serverRefusal },
-  ],
-} satisfies ModelEvents<typeof machine>;
+const project = SAMPLE_PROJECT;
+// The same samples the browser walk and the statechart studio play.
+const events = enableProductEvents satisfies ModelEvents<typeof machine>;
 
 const couldNotEnable = (slug: string) => `${slug} couldn't be enabled`;
 
@@ -87,9 +46,9 @@ const states = {
   },
   submitting: (s) => {
     expect(s.context.fieldErrors).toEqual({});
-    expect(s.context.values.cluster_id).toBe('shared-eu');
+    expect(s.context.values.cluster_id).toBe(SAMPLE_VALID_CONFIG.cluster_id);
   },
-  showInfo: (s) => expect(s.context.result).toEqual(enabledResult),
+  showInfo: (s) => expect(s.context.result).toEqual(SAMPLE_ENABLED_RESULT),
   enabling: (s) => expect(['grafana', 'clickhouse', 'loggen']).toContain(s.context.productSlug),
   enabled: (s) => expect(opened.at(-1)).toBe(`/${project.projectSlug}/stack/${s.context.productSlug}`),
   failed: (s) => {
@@ -175,7 +134,7 @@ describeModel('enable-product machine', {
   machine,
   events,
   states,
-  serializeContext: (c) => ({ slug: c.productSlug, kind: c.options?.kind, errors: Object.keys(c.fieldErrors), error: c.error?.message, result: Boolean(c.result) }),
+  serializeContext: serializeEnableProductContext,
   simplePaths: false,
   view: { render: (actor) => <Harness actor={actor} />, events: viewEvents, states: viewStates },
 });
