@@ -98,6 +98,17 @@ export class RequestGate<TName extends string> {
     for (const route of await this.take(name)) await route.continue();
   }
 
+  /**
+   * The real server answers through another origin, unseen by the page: a relay the walk runs (e2e/stream-relay.ts)
+   * that holds a streamed answer's chunks until the walk lets them through.
+   */
+  async releaseVia(name: TName, origin: string): Promise<void> {
+    for (const route of await this.take(name)) {
+      const url = new URL(route.request().url());
+      await route.continue({ url: `${origin}${url.pathname}${url.search}` });
+    }
+  }
+
   /** The server's answer, changed as the event says (e.g. a name another billing account already has). */
   async rewrite(name: TName, change: (body: unknown) => unknown): Promise<void> {
     for (const route of await this.take(name)) await this.fulfilChanged(route, change);

@@ -3,13 +3,14 @@
 // controlled doubles) and through the run panel of the Loggen page (Save, 'Running... N%', Stop, done and failed).
 import { expect } from 'vitest';
 import { LOGGEN_DONE, LOGGEN_FAILED, loggenRunMachine } from '../../src/machines/loggen-run/loggen-run.machine';
+import { SAMPLE_CONFIG, SAMPLE_RATE_ERROR, loggenRunEvents, loggenRunSamples } from '../../src/machines/loggen-run/loggen-run.samples';
 import { LoggenRunPanel } from '../../src/views/stack/loggen/loggen-run-panel';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
 
 installDomStubs();
 
-const config = { url: 'http://127.0.0.1:8080/qryn/1', rate: 50, timeout: '5s' };
+const config = SAMPLE_CONFIG;
 const notices: string[] = [];
 const machine = loggenRunMachine.provide({
   actions: {
@@ -19,36 +20,13 @@ const machine = loggenRunMachine.provide({
   },
 });
 
-const refused = 'the qryn instance refused the API key and secret (401: Unauthorized)';
-const events = {
-  'config.save': [{ type: 'config.save', config }],
-  'run.progress': [{ type: 'run.progress', current: 100, max: 250 }],
-  'run.stop': [{ type: 'run.stop' }],
-  'xstate.done.actor.checkRun': [
-    { type: 'xstate.done.actor.checkRun', output: null },
-    { type: 'xstate.done.actor.checkRun', output: { current: 50, max: 250, status: 'running' } },
-  ],
-  'xstate.error.actor.checkRun': [{ type: 'xstate.error.actor.checkRun', error: new Error('offline') }],
-  'xstate.done.actor.saveConfig': [{ type: 'xstate.done.actor.saveConfig', output: { step: 'run-loggen' } }],
-  'xstate.error.actor.saveConfig': [
-    { type: 'xstate.error.actor.saveConfig', error: Object.assign(new Error('Validation'), { details: { rate: ['The rate must be between 1 and 100'] } }) },
-    { type: 'xstate.error.actor.saveConfig', error: Object.assign(new Error('Server error'), { description: 'Something went wrong on our side.' }) },
-  ],
-  'xstate.done.actor.followRun': [
-    { type: 'xstate.done.actor.followRun', output: { current: 250, max: 250, status: 'done' } },
-    { type: 'xstate.done.actor.followRun', output: { current: 0, max: 250, status: 'failed', error: refused } },
-    { type: 'xstate.done.actor.followRun', output: { current: 120, max: 250, status: 'stopped' } },
-  ],
-  // A stream that breaks half-way.
-  'xstate.error.actor.followRun': [{ type: 'xstate.error.actor.followRun', error: new Error('The connection to the run was lost before it ended.') }],
-  'xstate.done.actor.stopRun': [{ type: 'xstate.done.actor.stopRun', output: undefined }],
-  'xstate.error.actor.stopRun': [{ type: 'xstate.error.actor.stopRun', error: Object.assign(new Error('x'), { description: 'Loggen is not running' }) }],
-} satisfies ModelEvents<typeof machine>;
+// The same samples the browser walk and the statechart studio play.
+const events = loggenRunEvents satisfies ModelEvents<typeof machine>;
 
 const states = {
   checking: (s) => expect(s.context.progress).toBeNull(),
   idle: (s) => {
-    if (Object.keys(s.context.fieldErrors).length > 0) expect(s.context.fieldErrors.rate).toEqual(['The rate must be between 1 and 100']);
+    if (Object.keys(s.context.fieldErrors).length > 0) expect(s.context.fieldErrors.rate).toEqual([SAMPLE_RATE_ERROR]);
   },
   saving: (s) => {
     expect(s.context.config).toEqual(config);
@@ -57,7 +35,7 @@ const states = {
   running: (s) => expect(s.context.progress === null || s.context.progress.max === 250).toBe(true),
   stopping: () => undefined,
   done: (s) => expect(s.context.progress).toEqual({ current: 250, max: 250 }),
-  failed: (s) => expect(s.context.error).toMatch(/refused|lost|not running/),
+  failed: (s) => expect(s.context.error).toMatch(/refused|lost|could not be stopped/),
 } satisfies ModelStates<typeof machine>;
 
 const saveButton = (screen: ViewScreen) => screen.getByRole('button', { name: /Save and run|Running\.\.\./ }) as HTMLButtonElement;
@@ -102,8 +80,7 @@ describeModel('Loggen run machine', {
   machine,
   events,
   states,
-  serializeContext: (context) => ({ progress: context.progress, errors: context.fieldErrors, error: context.error }),
-  // Shortest and edge paths already reach every state and transition; simple paths add hundreds of walks, not coverage.
-  simplePaths: false,
+  serializeContext: loggenRunSamples.serializeContext as (context: unknown) => unknown,
+  simplePaths: loggenRunSamples.simplePaths,
   view: { render: (actor) => <LoggenRunPanel actor={actor} onSave={() => actor.send({ type: 'config.save', config })} />, events: viewEvents, states: viewStates },
 });
