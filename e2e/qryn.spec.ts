@@ -160,9 +160,19 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByText('This qryn instance has 1 scoped token')).toBeVisible();
     await page.getByRole('button', { name: 'Delete token e2e reader' }).click();
     await expect(page).toHaveURL(/action=delete-token&token_id=\d+/);
-    await page.getByRole('alertdialog', { name: 'Delete the token e2e reader?' }).getByRole('button', { name: 'Delete token' }).click();
+    // The address holds the dialog: a reload (or the link shared) opens it again once the tokens have loaded.
+    const deleteLink = page.url();
+    await page.reload();
+    const deleteDialog = page.getByRole('alertdialog', { name: 'Delete the token e2e reader?' });
+    await deleteDialog.getByRole('button', { name: 'Delete token' }).click();
     await expect(page.getByText('The token has been deleted!')).toBeVisible();
     await expect(page.getByText('This qryn instance has 0 scoped tokens')).toBeVisible();
+    await expect(page).not.toHaveURL(/action=|token_id=/);
+    // The same link once the token is gone: no dialog, and the address stops asking.
+    await page.goto(deleteLink);
+    await expect(page.getByText('This qryn instance has 0 scoped tokens')).toBeVisible();
+    await expect(page).not.toHaveURL(/action=|token_id=/);
+    await expect(deleteDialog).toHaveCount(0);
 
     // Config: the retention modal (modal=open), the optimistic switches, then the fingerprints limit.
     await page.getByRole('navigation', { name: 'qryn' }).getByRole('link', { name: 'Config' }).click();
@@ -175,6 +185,12 @@ test.describe('qryn as the owner', () => {
     await retention.getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByText('The retention policy has been updated.')).toBeVisible();
     await expect(page.getByLabel('Current Retention Plan')).toHaveValue('retention-90d');
+    await expect(page).not.toHaveURL(/modal=|plan=/);
+    // A link asking for the plan already in place opens nothing and is cleared.
+    await page.goto(`${page.url()}${page.url().includes('?') ? '&' : '?'}modal=open&plan=retention-90d`);
+    await expect(page.getByLabel('Current Retention Plan')).toHaveValue('retention-90d');
+    await expect(page).not.toHaveURL(/modal=|plan=/);
+    await expect(retention).toHaveCount(0);
     await page.getByText('Server-side cache', { exact: true }).click();
     await expect(page.getByText('Server-side cache enabled')).toBeVisible();
     await page.getByText('Logs drilldown', { exact: true }).click();

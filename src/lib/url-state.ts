@@ -77,6 +77,46 @@ export function writeValue(params: URLSearchParams, name: ValueParam, value: str
 }
 
 /**
+ * Where a dialog owned by a machine keeps its subject in the address. The spec writes it three ways: in the action
+ * (`action=delete-org-user-{id}`), as the action alone (`action=create-token`, subject ''), and as an action or modal
+ * with the subject in a parameter of its own (`action=delete-token&token_id={id}`, `modal=open&plan={id}`). `read`
+ * gives the subject asked for, or null when the address does not name this dialog; `write(null)` removes only it.
+ */
+export interface DialogAddress {
+  read: (params: URLSearchParams) => string | null;
+  write: (params: URLSearchParams, subject: string | null) => URLSearchParams;
+}
+
+export function subjectInAction(prefix: string): DialogAddress {
+  return { read: (params) => readAction(params, prefix), write: (params, subject) => writeAction(params, prefix, subject) };
+}
+
+export function actionAlone(action: string): DialogAddress {
+  return {
+    read: (params) => (hasActionFlag(params, action) ? '' : null),
+    write: (params, subject) => writeActionFlag(params, action, subject !== null),
+  };
+}
+
+/** `{param}={value}&{subjectParam}={id}`; a missing subject reads as '' (no such subject, so the address is cleared). */
+export function subjectBeside(param: 'action' | 'modal', value: string, subjectParam: string): DialogAddress {
+  return {
+    read: (params) => (params.get(param) === value ? (params.get(subjectParam) ?? '') : null),
+    write: (params, subject) => {
+      const next = new URLSearchParams(params);
+      if (subject !== null) {
+        next.set(param, value);
+        next.set(subjectParam, subject);
+      } else if (params.get(param) === value) {
+        next.delete(param);
+        next.delete(subjectParam);
+      }
+      return next;
+    },
+  };
+}
+
+/**
  * What a dialog owned by a machine does about the address, once per change of either:
  * - `open`: the address asks for it, the data is loaded, the subject exists, the machine is closed: open it;
  * - `wait`: the address asks but the data is still loading: keep the parameter (stripping it here was the bug that

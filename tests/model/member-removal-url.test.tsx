@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Model-based test of a machine that owns a dialog through the address (issue 17): the member-removal machine with
-// the console's one query-parameter mechanism (useUrlActionDialog). Every generated path is replayed on a real actor
+// the console's one query-parameter mechanism (useUrlDialog). Every generated path is replayed on a real actor
 // and through a view where the Delete button only writes ?action=delete-org-user-{id}; the address opens the
 // machine, and each state is checked against the address (present while the dialog is open, gone once closed).
 import { useSelector } from '@xstate/react';
@@ -10,7 +10,8 @@ import { readAction } from '../../src/lib/url-state';
 import { memberRemovalMachine } from '../../src/machines/member-removal/member-removal.machine';
 import { DELETE_MEMBER_ACTION } from '../../src/views/organization/organization-settings-view';
 import { RemoveMemberDialog } from '../../src/views/organization/remove-member-dialog';
-import { useUrlActionDialog } from '../../src/views/url-state/use-url-state';
+import { subjectInAction } from '../../src/lib/url-state';
+import { useUrlDialog } from '../../src/views/url-state/use-url-state';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { memberRemovalEvents, memberRemovalViewEvents, sampleMember } from '../support/member-removal-samples';
 import { describeModel, type ModelStates, type ViewScreen, type ViewStates } from '../support/model-based';
@@ -37,8 +38,8 @@ function Address() {
 
 function Page({ actor }: { actor: Parameters<typeof RemoveMemberDialog>[0]['actor'] }) {
   const open = useSelector(actor, (s) => !s.matches('closed'));
-  const request = useUrlActionDialog({
-    prefix: DELETE_MEMBER_ACTION,
+  const request = useUrlDialog({
+    address: subjectInAction(DELETE_MEMBER_ACTION),
     ready: true,
     dialogOpen: open,
     open: (id) => {

@@ -2,7 +2,7 @@
 // machine-owned dialog takes about the address (issue 17).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasActionFlag, readAction, readToggle, writeActionFlag, readValue, URL_PARAMS, urlDialogDecision, writeAction, writeToggle, writeValue } from '../../src/lib/url-state';
+import { actionAlone, hasActionFlag, readAction, subjectBeside, subjectInAction, readToggle, writeActionFlag, readValue, URL_PARAMS, urlDialogDecision, writeAction, writeToggle, writeValue } from '../../src/lib/url-state';
 
 const params = (text: string) => new URLSearchParams(text);
 
@@ -61,6 +61,41 @@ describe('query parameters of the console', () => {
       expect(readValue(params(`${name}=`), name)).toBeNull();
       expect(writeValue(params(`${name}=x&a=1`), name, null).toString()).toBe('a=1');
     }
+  });
+});
+
+describe("a machine-owned dialog's address, the three ways the spec writes it", () => {
+  it('subject in the action (action=delete-org-user-{id})', () => {
+    const address = subjectInAction('delete-org-user-');
+    expect(address.read(params('action=delete-org-user-u1'))).toBe('u1');
+    expect(address.read(params('action=delete-project-3'))).toBeNull();
+    expect(address.write(params('sidebar=open'), 'u2').toString()).toBe('sidebar=open&action=delete-org-user-u2');
+    expect(address.write(params('action=delete-project-3'), null).toString()).toBe('action=delete-project-3');
+  });
+
+  it("the action alone (action=create-token): the subject is ''", () => {
+    const address = actionAlone('create-token');
+    expect(address.read(params('action=create-token'))).toBe('');
+    expect(address.read(params('action=delete-token&token_id=1'))).toBeNull();
+    expect(address.write(params(''), '').toString()).toBe('action=create-token');
+    expect(address.write(params('action=create-token&x=1'), null).toString()).toBe('x=1');
+  });
+
+  it('the subject beside it (action=delete-token&token_id={id}, modal=open&plan={id}): both written, both cleared', () => {
+    const token = subjectBeside('action', 'delete-token', 'token_id');
+    const plan = subjectBeside('modal', 'open', 'plan');
+    expect(token.read(params('action=delete-token&token_id=7'))).toBe('7');
+    // Asked for without its subject: '' (no such subject, so the dialog clears the address).
+    expect(token.read(params('action=delete-token'))).toBe('');
+    expect(token.read(params('action=create-token&token_id=7'))).toBeNull();
+    expect(token.write(params('action=create-token'), null).toString()).toBe('action=create-token');
+    expect(plan.write(params('modal=open&plan=p1&tab=config'), null).toString()).toBe('tab=config');
+    fc.assert(
+      fc.property(fc.string(), (id) => {
+        const written = plan.write(params('sidebar=open'), id);
+        return plan.read(params(written.toString())) === id && token.read(written) === null && readToggle(written, 'sidebar');
+      }),
+    );
   });
 });
 

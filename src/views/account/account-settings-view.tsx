@@ -3,7 +3,7 @@
 // the way to /account/delete (account-deletion machine, rendered by AccountDeleteView over this page).
 import { useActorRef } from '@xstate/react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { fromPromise } from 'xstate';
 import { css } from 'styled-system/css';
 import { PASSWORD_CONNECTION_NAME } from '../../../contract/users';
@@ -16,29 +16,18 @@ import { toast } from '../../services/toast-store';
 import { updatePassword } from '../../services/users';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
+import { useUrlValue } from '../url-state/use-url-state';
 
 export const SOCIAL_PROFILE_TEXT = 'Your profile and password are managed by the provider you signed up with.';
 
 export function AccountSettingsView({ children }: { children?: ReactNode }) {
   const user = useCurrentUser();
-  const [params, setParams] = useSearchParams();
-  const edit = params.get('edit');
+  const [edit, setEdit] = useUrlValue('edit');
   const passwordAccount = user.connection === PASSWORD_CONNECTION_NAME;
   // The names just saved, shown at once (the token is renewed in the background and carries them too).
   const [saved, setSaved] = useState<{ givenName: string; familyName: string } | null>(null);
   const givenName = saved?.givenName ?? user.givenName;
   const familyName = saved?.familyName ?? user.familyName;
-
-  const setEdit = (value: 'profile' | 'password' | null) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set('edit', value);
-        else next.delete('edit');
-        return next;
-      },
-      { replace: value === null },
-    );
 
   const password = useActorRef(
     passwordChangeMachine.provide({
@@ -56,10 +45,10 @@ export function AccountSettingsView({ children }: { children?: ReactNode }) {
   }, [edit, passwordAccount, password]);
   useEffect(() => {
     const subscription = password.subscribe((snapshot) => {
-      if (snapshot.matches('closed')) setParams((current) => (current.get('edit') === 'password' ? withoutEdit(current) : current), { replace: true });
+      if (snapshot.matches('closed')) setEdit((current) => (current === 'password' ? null : current));
     });
     return () => subscription.unsubscribe();
-  }, [password, setParams]);
+  }, [password, setEdit]);
 
   return (
     <main className={css({ maxW: '4xl', mx: 'auto', p: { base: '4', md: '8' }, display: 'flex', flexDirection: 'column', gap: '6' })}>
@@ -125,10 +114,4 @@ export function AccountSettingsView({ children }: { children?: ReactNode }) {
       {children}
     </main>
   );
-}
-
-function withoutEdit(current: URLSearchParams): URLSearchParams {
-  const next = new URLSearchParams(current);
-  next.delete('edit');
-  return next;
 }

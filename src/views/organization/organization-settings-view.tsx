@@ -23,7 +23,8 @@ import { toast } from '../../services/toast-store';
 import { InviteMemberCard } from './invite-member-card';
 import { MemberRoleButton } from './member-role-button';
 import { RemoveMemberDialog } from './remove-member-dialog';
-import { useUrlActionDialog } from '../url-state/use-url-state';
+import { subjectInAction } from '../../lib/url-state';
+import { useUrlDialog } from '../url-state/use-url-state';
 import { RequireWriteAccess } from '../shell/require-write-access';
 import { ConfirmChangeDialog } from '../confirm-change/confirm-change-dialog';
 
@@ -76,8 +77,8 @@ function OrganizationSettings({ organizationId }: { organizationId: number }) {
 
   // ?action=delete-org-user-{id} opens the modal (on a click, a reload or a shared link), and follows it; the
   // parameter waits while the team loads and is removed when the member is not there (or not removable by this user).
-  const requestRemoval = useUrlActionDialog({
-    prefix: DELETE_MEMBER_ACTION,
+  const requestRemoval = useUrlDialog({
+    address: subjectInAction(DELETE_MEMBER_ACTION),
     ready: members.isSuccess && organizations.isSuccess,
     dialogOpen: removalOpen,
     open: (id) => {

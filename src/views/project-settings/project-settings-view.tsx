@@ -18,7 +18,8 @@ import { clearSelectedProject, readSelectedProject } from '../../services/select
 import { toast } from '../../services/toast-store';
 import { RequireWriteAccess } from '../shell/require-write-access';
 import { useShellData } from '../shell/use-shell-data';
-import { useUrlActionDialog } from '../url-state/use-url-state';
+import { subjectInAction } from '../../lib/url-state';
+import { useUrlDialog } from '../url-state/use-url-state';
 import { AddMemberCard } from './add-member-card';
 import { DeleteProjectDialog } from './delete-project-dialog';
 import { deleteBlockedReason, isHepicLive } from './project-deletion-rules';
@@ -67,8 +68,8 @@ function ProjectSettings({ project, organizationId }: { project: { id: number; n
   // ?action=delete-project-{id} opens the modal (on a click, a reload or a shared link), and closing it removes the
   // parameter: the console's one query-parameter mechanism.
   const deletionOpen = useSelector(deletion, (snapshot) => !snapshot.matches('closed'));
-  const requestDeletion = useUrlActionDialog({
-    prefix: DELETE_PROJECT_ACTION,
+  const requestDeletion = useUrlDialog({
+    address: subjectInAction(DELETE_PROJECT_ACTION),
     ready: integrations.isSuccess,
     dialogOpen: deletionOpen,
     open: (id) => {

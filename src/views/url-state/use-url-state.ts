@@ -3,14 +3,13 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   hasActionFlag,
-  readAction,
   readToggle,
   readValue,
   urlDialogDecision,
-  writeAction,
   writeActionFlag,
   writeToggle,
   writeValue,
+  type DialogAddress,
   type ToggleParam,
   type ValueParam,
 } from '../../lib/url-state';
@@ -26,11 +25,27 @@ export function useUrlToggle(name: ToggleParam): [boolean, (open: boolean) => vo
   return [open, setOpen];
 }
 
-/** A named value kept in the address (edit=card, edit=tax-id, modal=…): set on click, read on load; null clears. */
-export function useUrlValue(name: ValueParam): [string | null, (value: string | null) => void] {
+/**
+ * A named value kept in the address (edit=card, edit=password, modal=…): set on click, read on load; null clears.
+ * Opening adds a history entry (Back closes the form); clearing replaces it, so Back after closing does not reopen
+ * what was just closed. The setter also takes a function of the value the address holds when it runs (e.g. clear
+ * only if it still names this form); writing what the address already holds does nothing.
+ */
+export function useUrlValue(name: ValueParam): [string | null, (value: string | null | ((current: string | null) => string | null)) => void] {
   const [params, setParams] = useSearchParams();
   const value = readValue(params, name);
-  const setValue = useCallback((next: string | null) => setParams((current) => writeValue(current, name, next), { preventScrollReset: true }), [name, setParams]);
+  // react-router's functional update sees the same search as this render; the ref keeps the setter stable.
+  const latest = useRef(params);
+  latest.current = params;
+  const setValue = useCallback(
+    (next: string | null | ((current: string | null) => string | null)) => {
+      const held = readValue(latest.current, name);
+      const written = typeof next === 'function' ? next(held) : next;
+      if (written === held) return; // no history entry for what the address already says
+      setParams((current) => writeValue(current, name, written), { replace: written === null, preventScrollReset: true });
+    },
+    [name, setParams],
+  );
   return [value, setValue];
 }
 
@@ -46,34 +61,39 @@ export function useUrlActionFlag(action: string): [boolean, (open: boolean) => v
 }
 
 /**
- * A dialog owned by a machine and named by `action={prefix}{id}`: a click writes the address, the address opens
- * the machine (on a click, on a reload, from a shared link), and the machine closing clears the address.
- * `open(id)` returns false when the subject is not there or not allowed (the parameter is then removed).
+ * A dialog owned by a machine and named in the address (`address`: the subject in the action, the action alone, or
+ * the subject beside it): a click writes the address, the address opens the machine (on a click, on a reload, from a
+ * shared link), and the machine closing clears the address. `open(subject)` returns false when the subject is not
+ * there or not allowed (the parameters are then removed).
  */
-export function useUrlActionDialog(options: {
-  prefix: string;
+export function useUrlDialog(options: {
+  address: DialogAddress;
   /** The data the subject is looked up in has loaded (and who may act is known). */
   ready: boolean;
   dialogOpen: boolean;
-  open: (id: string) => boolean;
-}): (id: string) => void {
-  const { prefix, ready, dialogOpen, open } = options;
+  open: (subject: string) => boolean;
+}): (subject?: string) => void {
+  const { ready, dialogOpen } = options;
   const [params, setParams] = useSearchParams();
-  const requestedId = readAction(params, prefix);
+  // The address and open are new objects each render; the effect runs when the address or the dialog changes.
+  const latest = useRef(options);
+  latest.current = options;
+  const requested = options.address.read(params);
   const wasOpen = useRef(false);
-  const openRef = useRef(open);
-  openRef.current = open;
 
   useEffect(() => {
+    const { address, open } = latest.current;
+    const clear = () => setParams((current) => address.write(current, null), { replace: true, preventScrollReset: true });
     const justClosed = wasOpen.current && !dialogOpen;
     wasOpen.current = dialogOpen;
-    const decision = urlDialogDecision({ requested: requestedId !== null, ready, subjectAvailable: true, dialogOpen, justClosed });
-    if (decision === 'open' && requestedId !== null) {
-      if (!openRef.current(requestedId)) setParams((current) => writeAction(current, prefix, null), { replace: true, preventScrollReset: true });
-    } else if (decision === 'clear') {
-      setParams((current) => writeAction(current, prefix, null), { replace: true, preventScrollReset: true });
-    }
-  }, [requestedId, ready, dialogOpen, prefix, setParams]);
+    const decision = urlDialogDecision({ requested: requested !== null, ready, subjectAvailable: true, dialogOpen, justClosed });
+    if (decision === 'open' && requested !== null) {
+      if (!open(requested)) clear();
+    } else if (decision === 'clear') clear();
+  }, [requested, ready, dialogOpen, setParams]);
 
-  return useCallback((id: string) => setParams((current) => writeAction(current, prefix, id), { preventScrollReset: true }), [prefix, setParams]);
+  return useCallback(
+    (subject = '') => setParams((current) => latest.current.address.write(current, subject), { preventScrollReset: true }),
+    [setParams],
+  );
 }

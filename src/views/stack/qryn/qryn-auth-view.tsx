@@ -19,7 +19,12 @@ import { ConfirmChangeDialog } from '../../confirm-change/confirm-change-dialog'
 import { CreateTokenDialog } from './qryn-dialogs';
 import { RotateKeys } from './qryn-overview-view';
 import { qrynQueries } from './qryn-queries';
-import { useUrlModal } from './use-url-modal';
+import { actionAlone, subjectBeside } from '../../../lib/url-state';
+import { useUrlDialog } from '../../url-state/use-url-state';
+
+// The token dialogs' addresses (spec 001 §2 qryn): ?action=create-token and ?action=delete-token&token_id={id}.
+const CREATE_TOKEN_ADDRESS = actionAlone('create-token');
+const DELETE_TOKEN_ADDRESS = subjectBeside('action', 'delete-token', 'token_id');
 
 export const DELETE_TOKEN_WARNING = 'Applications that use this token are refused from now on. This cannot be undone.';
 
@@ -67,23 +72,25 @@ export function QrynAuthView({ config }: { config: QrynConfigData }) {
   const removeClosed = useSelector(remove, (s) => s.matches('closed'));
   const removing = useSelector(remove, (s) => s.context.subject);
 
-  const openCreate = useUrlModal({
-    param: 'action',
-    value: 'create-token',
-    isClosed: () => create.getSnapshot().matches('closed'),
-    closedNow: createClosed,
-    open: () => create.send({ type: 'token.open' }),
+  const openCreate = useUrlDialog({
+    address: CREATE_TOKEN_ADDRESS,
+    ready: true,
+    dialogOpen: !createClosed,
+    open: () => {
+      create.send({ type: 'token.open' });
+      return true;
+    },
   });
-  const openDelete = useUrlModal({
-    param: 'action',
-    value: 'delete-token',
-    extra: ['token_id'],
+  // A token that is not (or no longer) there clears the address instead of leaving it asking.
+  const openDelete = useUrlDialog({
+    address: DELETE_TOKEN_ADDRESS,
     ready: tokens.isSuccess,
-    isClosed: () => remove.getSnapshot().matches('closed'),
-    closedNow: removeClosed,
-    open: (search) => {
-      const token = tokens.data?.find((t) => String(t.id) === search.get('token_id'));
-      if (token) remove.send({ type: 'change.open', subject: { id: String(token.id), label: token.name } });
+    dialogOpen: !removeClosed,
+    open: (id) => {
+      const token = tokens.data?.find((t) => String(t.id) === id);
+      if (!token) return false;
+      remove.send({ type: 'change.open', subject: { id: String(token.id), label: token.name } });
+      return true;
     },
   });
 
@@ -106,7 +113,7 @@ export function QrynAuthView({ config }: { config: QrynConfigData }) {
                 </span>
                 <code className={css({ fontFamily: 'mono', textStyle: 'sm', color: 'fg.muted' })}>{token.token}</code>
                 <span className={css({ textStyle: 'sm', color: 'fg.muted', flex: '1' })}>created {formatDate(token.createdAt)}</span>
-                <Button variant="outline" size="sm" aria-label={`Delete token ${token.name}`} onClick={() => openDelete({ token_id: String(token.id) })}>
+                <Button variant="outline" size="sm" aria-label={`Delete token ${token.name}`} onClick={() => openDelete(String(token.id))}>
                   Delete
                 </Button>
               </li>

@@ -26,7 +26,8 @@ import { ConfirmChangeDialog } from '../../confirm-change/confirm-change-dialog'
 import { qrynQueries } from './qryn-queries';
 import { InstrumentationCard } from './qryn-instrumentation-card';
 import { SimpleTable } from './simple-table';
-import { useUrlModal } from './use-url-modal';
+import { subjectBeside } from '../../../lib/url-state';
+import { useUrlDialog } from '../../url-state/use-url-state';
 
 export const CACHE_WARNING = (on: boolean) =>
   on
@@ -40,6 +41,9 @@ export const DRILLDOWN_WARNING = (on: boolean) =>
 /** A tier of a retention plan: GB from–to, price in cents per GB shown divided by 100. */
 export const tierText = (tier: RetentionPolicy['tiers'][number]) =>
   `${formatNumber(tier.startingUnit)}${tier.endingUnit === null ? '+' : `–${formatNumber(tier.endingUnit)}`} GB: ${formatCents(tier.price)} per GB`;
+
+// The retention change's address (spec 001 §2 qryn): ?modal=open&plan={id}.
+const RETENTION_ADDRESS = subjectBeside('modal', 'open', 'plan');
 
 function RetentionCard({ config, projectId }: { config: QrynConfigData; projectId: number }) {
   const queryClient = useQueryClient();
@@ -56,16 +60,16 @@ function RetentionCard({ config, projectId }: { config: QrynConfigData; projectI
   const closed = useSelector(actor, (s) => s.matches('closed'));
   const chosenId = useSelector(actor, (s) => s.context.subject?.id ?? null);
   const find = (id: string | null) => policies.data?.find((p) => p.id === id);
-  const openChange = useUrlModal({
-    param: 'modal',
-    value: 'open',
-    extra: ['plan'],
+  // Choosing the plan already in place (or one not offered) clears the address instead of leaving it asking.
+  const openChange = useUrlDialog({
+    address: RETENTION_ADDRESS,
     ready: policies.isSuccess,
-    isClosed: () => actor.getSnapshot().matches('closed'),
-    closedNow: closed,
-    open: (search) => {
-      const plan = find(search.get('plan'));
-      if (plan && plan.id !== config.ttlAddonId) actor.send({ type: 'change.open', subject: { id: plan.id, label: retentionLabel(plan.name) } });
+    dialogOpen: !closed,
+    open: (id) => {
+      const plan = find(id);
+      if (!plan || plan.id === config.ttlAddonId) return false;
+      actor.send({ type: 'change.open', subject: { id: plan.id, label: retentionLabel(plan.name) } });
+      return true;
     },
   });
   const chosen = find(chosenId);
@@ -75,7 +79,7 @@ function RetentionCard({ config, projectId }: { config: QrynConfigData; projectI
       {policies.isError && <Alert status="error">We encountered an error while fetching some data.</Alert>}
       {policies.data && (
         <Field label="Current Retention Plan">
-          <NativeSelect value={config.ttlAddonId} onChange={(e) => openChange({ plan: e.target.value })}>
+          <NativeSelect value={config.ttlAddonId} onChange={(e) => openChange(e.target.value)}>
             {policies.data.map((p) => (
               <option key={p.id} value={p.id}>
                 {retentionLabel(p.name)}
