@@ -14,5 +14,16 @@ export function Spinner({ size = 'md', label = 'Loading', className }: SpinnerVa
 }
 
 export function Skeleton({ className, height = '4', width = 'full', ...rest }: { className?: string; height?: string; width?: string; 'aria-label'?: string }) {
-  return <div aria-hidden={rest['aria-label'] ? undefined : true} aria-label={rest['aria-label']} className={cx(skeleton(), className)} style={{ height: `var(--sizes-${height})`, width: width === 'full' ? '100%' : `var(--sizes-${width})` }} />;
+  const label = rest['aria-label'];
+  // A labelled skeleton stands for content being loaded, like a labelled spinner: a status (a plain div may not carry
+  // aria-label). Without a label it only decorates, hidden from assistive technology.
+  return (
+    <div
+      role={label ? 'status' : undefined}
+      aria-hidden={label ? undefined : true}
+      aria-label={label}
+      className={cx(skeleton(), className)}
+      style={{ height: `var(--sizes-${height})`, width: width === 'full' ? '100%' : `var(--sizes-${width})` }}
+    />
+  );
 }
