@@ -120,7 +120,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const api = createApiHandler({ db, config: effective, verifyAccessToken, mailer, clock, jobs, services, products });
     const ledger = { db, clock, jobs, payments: createPaymentProvider(db, effective), publicUrl: effective.publicUrl, apiBasePath: effective.apiBasePath };
     await startBillingLedger(ledger);
-    await scheduleUnfinishedBillingCleanup({ db, clock, jobs, days: unfinishedBillingAccountDays(effective) });
+    await scheduleUnfinishedBillingCleanup({ db, clock, jobs, payments: ledger.payments, log, days: unfinishedBillingAccountDays(effective) });
     const serveStatic = createStaticFileHandler(effective.staticDir, { hostedPayments: !!effective.stripePublishableKey });
     const database = db;
     const hsts = effective.publicUrl.startsWith('https:');

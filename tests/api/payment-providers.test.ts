@@ -67,6 +67,20 @@ describe('hosted card provider request building', () => {
     expect(error.status).toBe(400);
   });
 
+  it('deletes a customer; one the provider no longer has counts as deleted; a failure is an error', async () => {
+    const { fetch, calls } = fakeFetch({ '/v1/customers/cus_123': { body: { id: 'cus_123', deleted: true } } });
+    const provider = createStripePaymentProvider({ secretKey: 'sk_live_x', fetch });
+    await provider.deleteCustomer!('cus_123');
+    expect(calls[0]).toMatchObject({ url: 'https://api.stripe.com/v1/customers/cus_123', method: 'DELETE' });
+    expect(calls[0].headers.authorization).toBe('Bearer sk_live_x');
+    // No fake for this path: the fake answers 404, as the provider does for a customer already deleted.
+    await expect(provider.deleteCustomer!('cus_gone')).resolves.toBeUndefined();
+    const down = createStripePaymentProvider({ secretKey: 'sk', fetch: fakeFetch({ '/v1/customers/cus_1': { status: 500, body: { error: { message: 'Try again later.' } } } }).fetch });
+    const error = await down.deleteCustomer!('cus_1').catch((e) => e);
+    expect(error).toBeInstanceOf(PaymentProviderError);
+    expect(error).toMatchObject({ message: 'Try again later.', status: 502 });
+  });
+
   it('refuses to create a setup intent without a customer', async () => {
     const provider = createStripePaymentProvider({ secretKey: 'sk', fetch: fakeFetch({}).fetch });
     await expect(provider.createSetupIntent({ ...account, customerRef: null })).rejects.toBeInstanceOf(PaymentProviderError);

@@ -4,7 +4,7 @@ import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
 import { BillingAccountIdResponse, UnfinishedBillingAccountList } from '../../contract/billing';
 import { loadConfig } from '../../server/config';
-import { setPaymentMethod } from '../../server/db/repositories/billing-repository';
+import { setCustomerRef, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { createJobQueue } from '../../server/jobs/job-queue';
 import {
   cleanUpUnfinishedBillingAccounts,
@@ -108,6 +108,31 @@ describe.each(databaseTargets())('unfinished billing accounts ($kind)', (target)
     expect(await check(nora, name)).toEqual({ billing_account_id: null, has_payment_method: false, unfinished: false });
     expect((await check(nora, keptName)).billing_account_id).toBe(kept.body.billing_account_id);
     expect((await unfinishedOf(nora)).map((account) => account.id)).not.toContain(id);
+  });
+
+  it("removes the account's customer at the payment provider with it, and keeps the account while the provider fails", async () => {
+    const name = uniqueName('Customer Co');
+    const id = await openForOrganization(nora, name);
+    await setCustomerRef(api.db, id, `cus_${id}`);
+    api.clock.advance(8 * DAY_MS);
+    const asked: string[] = [];
+    const failing = {
+      deleteCustomer: async (ref: string) => {
+        asked.push(ref);
+        throw new Error('provider unreachable');
+      },
+    };
+    const firstPass = await cleanUpUnfinishedBillingAccounts({ db: api.db, clock: api.clock, payments: failing }, 7);
+    expect(firstPass.kept).toContain(id);
+    expect(firstPass.removed).not.toContain(id);
+    expect((await check(nora, name)).billing_account_id).toBe(id);
+    const deleted: string[] = [];
+    const working = { deleteCustomer: async (ref: string) => void deleted.push(ref) };
+    const secondPass = await cleanUpUnfinishedBillingAccounts({ db: api.db, clock: api.clock, payments: working }, 7);
+    expect(secondPass.removed).toContain(id);
+    expect(asked).toEqual([`cus_${id}`]);
+    expect(deleted).toContain(`cus_${id}`);
+    expect((await check(nora, name)).billing_account_id).toBeNull();
   });
 
   it('the platform schedules the cleanup as a recurring job', async () => {

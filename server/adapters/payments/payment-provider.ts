@@ -19,6 +19,11 @@ export interface PaymentProvider {
   addTaxId(account: BillingAccountRef, taxId: { type: string; value: string }): Promise<{ providerRef: string | null }>;
   /** Removes a tax id the provider keeps (providerRef from addTaxId). */
   removeTaxId?(account: BillingAccountRef, providerRef: string): Promise<void>;
+  /**
+   * Removes a customer the provider keeps (an unfinished billing account being cleaned up). A customer the provider
+   * no longer has counts as removed, so a pass that failed after the provider's answer can simply run again.
+   */
+  deleteCustomer?(customerRef: string): Promise<void>;
   /** Charges an invoice to the card on file, off-session. A refusal is an answer (declined), not an exception. */
   chargeInvoice?(account: BillingAccountRef, charge: InvoiceCharge): Promise<ChargeOutcome>;
 }

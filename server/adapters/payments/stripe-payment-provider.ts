@@ -1,7 +1,7 @@
 import { PaymentProviderError, type PaymentProvider } from './payment-provider';
 
 // The hosted card provider over its REST API (form-encoded bodies, bearer secret key). Kept small on purpose:
-// only the four calls the console's card and tax flows need.
+// only the calls the console's card, tax, invoice and clean-up flows need.
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{
   ok: boolean;
@@ -81,6 +81,15 @@ export function createStripePaymentProvider(options: StripeOptions): PaymentProv
     },
     async removeTaxId(account, providerRef) {
       await call('DELETE', `/customers/${encodeURIComponent(requireCustomer(account.customerRef))}/tax_ids/${encodeURIComponent(providerRef)}`, {});
+    },
+    async deleteCustomer(customerRef) {
+      const response = await doFetch(`${base}/customers/${encodeURIComponent(customerRef)}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${options.secretKey}` },
+      });
+      if (response.ok || response.status === 404) return;
+      const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+      throw new PaymentProviderError(body.error?.message ?? 'The payment provider refused the request.', response.status >= 500 ? 502 : 400);
     },
     async chargeInvoice(account, charge) {
       // An off-session PaymentIntent on the card on file; a decline is an answer the ledger records on the invoice.

@@ -57,19 +57,29 @@ export async function listUnfinishedBillingAccounts(db: Queryable, ownerUserId: 
   );
 }
 
+// Removable: unfinished, opened before the cut-off, and nothing a project or an invoice points at.
+const removable = `${unfinished} AND b.created_at < $1
+  AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.billing_account_id = b.id)
+  AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.billing_account_id = b.id)`;
+
+/** The ids of the unfinished billing accounts opened before `openedBefore` that may be removed, oldest first. */
+export async function listRemovableUnfinishedBillingAccounts(db: Queryable, openedBefore: Date): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(`SELECT b.id FROM billing_accounts b WHERE ${removable} ORDER BY b.id`, [openedBefore]);
+  return rows.map((row) => row.id);
+}
+
 /**
- * Removes unfinished billing accounts opened before `openedBefore` (their setup intents and tax ids go with them);
- * one a project or an invoice points at is kept. Returns the removed ids.
+ * Locks one removable unfinished billing account for the rest of the transaction (an organization being created on
+ * it waits, then finds it gone) and returns it; undefined when it is no longer removable.
  */
-export async function removeUnfinishedBillingAccounts(db: Queryable, openedBefore: Date): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(
-    `DELETE FROM billing_accounts b WHERE ${unfinished} AND b.created_at < $1
-        AND NOT EXISTS (SELECT 1 FROM projects p WHERE p.billing_account_id = b.id)
-        AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.billing_account_id = b.id)
-      RETURNING b.id`,
-    [openedBefore],
-  );
-  return rows.map((row) => row.id).sort((a, b) => a - b);
+export async function lockRemovableUnfinishedBillingAccount(tx: Queryable, id: number, openedBefore: Date): Promise<BillingAccountRow | undefined> {
+  const rows = await tx.query<BillingAccountRow>(`SELECT ${columns} FROM billing_accounts b WHERE ${removable} AND b.id = $2 FOR UPDATE OF b`, [openedBefore, id]);
+  return rows[0];
+}
+
+/** Deletes a billing account (its setup intents and tax ids go with it). */
+export async function deleteBillingAccount(tx: Queryable, id: number): Promise<void> {
+  await tx.query('DELETE FROM billing_accounts WHERE id = $1', [id]);
 }
 
 /**
