@@ -3,8 +3,9 @@
 // sidebar, a token refresh, a session ended in another tab and the logout. Each path gets a context of its own, as
 // sign-in state is the subject: signed out for a path that starts without a session, the demo owner's saved session
 // for one that keeps it, and a sign-in of its own through the login page for one that ends it (ending the saved
-// session would sign every later spec out). The console remembers Acme (localStorage orgId), as the samples' input
-// says.
+// session would sign every later spec out). The paths are walked from two inputs, written to the console's
+// localStorage orgId before it loads: Acme remembered (the samples' input), and the personal account remembered, the
+// only way a browser finds a session ready on load (a sign-in's first tokens are never scoped to an organization).
 //
 // The identity server's requests are held by the request gate while the state that waits for them is checked, then
 // let through; the page's own navigations there (the login redirect, the logout) are stopped and then made as the
@@ -14,8 +15,8 @@
 // the sign-in's code without a refresh token (as a client without refresh tokens is answered).
 import type { Page } from '@playwright/test';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
-import { authMachine } from '../src/machines/auth/auth.machine';
-import { SAMPLE_SIGN_IN_FAILURE, authSamples } from '../src/machines/auth/auth.samples';
+import { authMachine, type AuthMachine } from '../src/machines/auth/auth.machine';
+import { SAMPLE_SIGN_IN_FAILURE, authInput, authPersonalInput, authSamples } from '../src/machines/auth/auth.samples';
 import type { AuthSession } from '../src/services/auth';
 import { STORAGE_KEYS } from '../src/services/browser-storage';
 import { tokenOrganizationId } from '../src/services/token';
@@ -23,7 +24,7 @@ import { recordAccessTokens, type ReceivedToken } from './access-tokens';
 import { demoAccounts } from './demo-accounts';
 import { asRole, expect } from './fixtures';
 import { signInThroughConsole } from './login-page';
-import { describeBrowserModel, type WalkContext } from './model-walk';
+import { describeBrowserModel, type BrowserModel, type WalkContext } from './model-walk';
 import { RequestGate } from './request-gate';
 
 const tokenEndpoint = /\/protocol\/openid-connect\/token$/;
@@ -75,12 +76,10 @@ async function findAcme(page: Page): Promise<number> {
   return id;
 }
 
-describeBrowserModel('auth: generated paths in the browser', {
-  name: 'auth',
-  // The node actor that keeps in step with the page only tells states apart: the page's warning is enough.
-  machine: authMachine.provide({ actions: { warnSwitchFailed: () => undefined } }),
-  samples: authSamples,
-  async open({ browser, baseURL, path }) {
+/** A fresh context for one path, with the account `remembered` written where the console reads it on load. */
+const openRemembering =
+  (remembered: Account): BrowserModel<AuthMachine, World>['open'] =>
+  async ({ browser, baseURL, path }) => {
     if (acmeId === undefined) {
       const context = await browser.newContext({ baseURL, storageState: asRole('owner').storageState });
       acmeId = await findAcme(await context.newPage());
@@ -97,14 +96,27 @@ describeBrowserModel('auth: generated paths in the browser', {
     if (events.some((event) => event.type === 'auth.token.refreshed' || event.type === 'auth.session.expired')) await page.clock.install();
     if (signedIn && endsSession) await signInThroughConsole(page, baseURL, owner.email);
     else await page.goto('/silent-check-sso.html'); // a page of the console's origin, to write its storage
-    await page.evaluate(([key, id]) => localStorage.setItem(key, id), [STORAGE_KEYS.organizationId, String(acmeId)] as const);
+    // Empty for the personal account, as the console itself stores it (services/account-mode.ts).
+    const stored = remembered === 'acme' ? String(acmeId) : '';
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [STORAGE_KEYS.organizationId, stored] as const);
     const tokens = recordAccessTokens(page);
     const gate = await RequestGate.install(page, gated);
     // Not waiting for the load event: the held check-sso frame would delay it.
     await page.goto('/', { waitUntil: 'commit' });
     const world: World = { gate, tokens, acmeId, account: 'personal', asked: 'acme' };
     return { page, world, close: () => context.close() };
-  },
+  };
+
+describeBrowserModel('auth: generated paths in the browser', {
+  name: 'auth',
+  // The node actor that keeps in step with the page only tells states apart: the page's warning is enough.
+  machine: authMachine.provide({ actions: { warnSwitchFailed: () => undefined } }),
+  samples: authSamples,
+  open: openRemembering('acme'),
+  variants: [
+    { name: 'Acme remembered', input: authInput },
+    { name: 'personal account remembered', input: authPersonalInput, open: openRemembering('personal') },
+  ],
   states: {
     initialising: async (walk) => {
       await walk.world.gate.waitFor('checkSso');
@@ -157,7 +169,7 @@ describeBrowserModel('auth: generated paths in the browser', {
       unreachableSample: (event) =>
         tokenOrganizationId(sessionOf(event)?.claims ?? null) === null
           ? undefined
-          : "with Acme remembered (the samples' input) the session is ready at once only if check-sso's tokens are Acme's, and a sign-in's first tokens are never scoped to an organization: the identity server keeps the organization on the refresh-token chain (server/identity/organization-switch.ts), so a remembered organization is reached through the exchange (switchingAccount); with the personal account remembered this transition is every reload in personal mode",
+          : "a sign-in's first tokens are never scoped to an organization: the identity server keeps the organization on the refresh-token chain (server/identity/organization-switch.ts), so a remembered organization is reached through the exchange (switchingAccount)",
     },
     'xstate.error.actor.initialiseSession': {
       perform: async (walk) => {

@@ -5,7 +5,7 @@
 import type { ModelEvents, ModelSamples } from '../../lib/model-paths';
 import type { AuthSession } from '../../services/auth';
 import { tokenOrganizationId } from '../../services/token';
-import type { AuthContext, AuthMachine } from './auth.machine';
+import type { AuthContext, AuthInput, AuthMachine } from './auth.machine';
 
 /** The organization the samples' console remembered; the browser walk stands the real Acme's id in for it. */
 export const SAMPLE_ACME_ID = 7;
@@ -41,7 +41,13 @@ export const SAMPLE_ACME_SESSION = session(SAMPLE_ACME_ID, true);
 export const SAMPLE_PERSONAL_SESSION = session(null, true);
 export const SAMPLE_PERSONAL_WITHOUT_REFRESH = session(null, false);
 
-export const authInput = { selectedOrganizationId: SAMPLE_ACME_ID, hasClientId: true };
+export const authInput: AuthInput = { selectedOrganizationId: SAMPLE_ACME_ID, hasClientId: true };
+/**
+ * The personal account remembered (orgId empty). The model test needs no second input (a sample session scoped to
+ * Acme is ready at once with Acme remembered), but a browser's first tokens are never scoped to an organization:
+ * there a session found on load is ready at once only with the personal account remembered.
+ */
+export const authPersonalInput: AuthInput = { selectedOrganizationId: null, hasClientId: true };
 
 export const authEvents = {
   'auth.login': [{ type: 'auth.login', returnPath: '/projects' }],
