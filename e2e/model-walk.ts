@@ -13,6 +13,13 @@
 // each path runs on a fresh page from the model's `open`, and after every step the walk asserts what a person sees
 // for each active leaf state, with the node actor kept in step to tell which states those are and which transitions
 // were taken. Coverage is written to .tmp/model-coverage/browser/<machine>.json for the table `npm test` prints.
+//
+// Inputs: a machine whose transitions depend on what the page starts with (e.g. the account the console remembered)
+// lists `variants`, each an input and, when the page must be set up differently for it, its own `open`. Paths are
+// generated and planned per variant, the pick covers the union of all variants' walkable paths, each picked path is
+// walked with its variant's input (node actor and page), and one coverage record is written for the machine: what
+// any variant covered, the generated paths of all variants, and reasons only for what no variant's walkable paths
+// reach. Without `variants` the machine is walked from its samples' input.
 import type { Browser, Page } from '@playwright/test';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
 import {
@@ -51,6 +58,18 @@ export interface EventAction<TWorld> {
   unreachableSample?: (event: AnyEventObject, from: AnyMachineSnapshot) => string | undefined;
 }
 
+type OpenPage<TWorld> = (args: { browser: Browser; baseURL: string; path: ModelPath }) => Promise<WalkContext<TWorld> & { close: () => Promise<void> }>;
+
+/** One input the machine is walked from, with the page set up to give it. */
+export interface InputVariant<TWorld> {
+  /** Named in the titles of its paths. */
+  name: string;
+  /** The machine's input: the node actor's, and what the page's setup makes the console start with. */
+  input: unknown;
+  /** This input's page, when the model's `open` does not give it. */
+  open?: OpenPage<TWorld>;
+}
+
 export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   /** Same name as the machine's jsdom model test, so the table puts both on one row. */
   name: string;
@@ -68,13 +87,34 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   /** Called once after the last path, e.g. to close a browser context that `open` keeps for every path. */
   finish?: () => Promise<void>;
   /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
-  open: (args: { browser: Browser; baseURL: string; path: ModelPath }) => Promise<WalkContext<TWorld> & { close: () => Promise<void> }>;
+  open: OpenPage<TWorld>;
+  /**
+   * The inputs to walk the machine from, when one input cannot reach every transition a browser can (a guard on the
+   * input that a page load decides). Without it, the samples' input.
+   */
+  variants?: InputVariant<TWorld>[];
 }
+
+/** A variant as walked: its own `open` or the model's. */
+interface Variant {
+  name: string;
+  input: unknown;
+  open: OpenPage<unknown>;
+}
+
+function variantsOf(model: BrowserModel<AnyStateMachine, unknown>): Variant[] {
+  if (!model.variants?.length) return [{ name: '', input: model.samples.input, open: model.open }];
+  return model.variants.map((variant) => ({ name: variant.name, input: variant.input, open: variant.open ?? model.open }));
+}
+
+const generateFor = (model: BrowserModel<AnyStateMachine, unknown>, variant: Variant) =>
+  generateModelPaths(model.machine, { ...model.samples, input: variant.input });
 
 const isUnreachable = (entry: unknown): entry is Unreachable => typeof (entry as Unreachable | undefined)?.unreachable === 'string';
 
 interface PlannedPath {
   path: ModelPath;
+  variant: Variant;
   states: Set<string>;
   transitions: Set<string>;
   /** Set when the path needs something a browser cannot do: the reason and what that step would cover. */
@@ -92,10 +132,10 @@ function allIds(machine: AnyStateMachine): { states: string[]; transitions: stri
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A node actor of the machine (the studio's driver) and the transitions it takes, which the caller empties per step. */
-function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>) {
+function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>, variant: Variant) {
   const stepTransitions: string[] = [];
   const driver = createMachineDriver(model.machine, {
-    input: model.samples.input,
+    input: variant.input,
     onTransition: (t: AnyTransitionDefinition) => {
       const id = transitionId(t);
       if (id) stepTransitions.push(id);
@@ -105,9 +145,9 @@ function trackedDriver(model: BrowserModel<AnyStateMachine, unknown>) {
 }
 
 /** Replays a path on a node actor: what each step covers, and the first step a browser cannot take. */
-async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: ModelPath): Promise<PlannedPath> {
-  const { driver, stepTransitions } = trackedDriver(model);
-  const planned: PlannedPath = { path, states: new Set(), transitions: new Set() };
+async function planPath(model: BrowserModel<AnyStateMachine, unknown>, variant: Variant, path: ModelPath): Promise<PlannedPath> {
+  const { driver, stepTransitions } = trackedDriver(model, variant);
+  const planned: PlannedPath = { path, variant, states: new Set(), transitions: new Set() };
   const blockedBy = (step: number, event: AnyEventObject, from: AnyMachineSnapshot, leaves: string[]): string | undefined => {
     const entry = model.events[event.type];
     if (step > 0 && isUnreachable(entry)) return entry.unreachable;
@@ -150,8 +190,9 @@ async function planPath(model: BrowserModel<AnyStateMachine, unknown>, path: Mod
 /**
  * An edge path reaches its edge by the shortest path to the edge's source, which may need what a browser cannot do
  * (e.g. a state the server only gives on a later visit) although a walkable path passes through the same state. For
- * each blocked path's last step, try it after every walkable path's visit of the state it starts from; a splice
- * that leaves the model (the replay ends elsewhere) is dropped.
+ * each blocked path's last step, try it after every walkable path's visit of the state it starts from (a path of the
+ * same input: another input's path reaches the same state value with another context); a splice that leaves the
+ * model (the replay ends elsewhere) is dropped.
  */
 async function splicedEdges(model: BrowserModel<AnyStateMachine, unknown>, planned: PlannedPath[]): Promise<PlannedPath[]> {
   const walkable = planned.filter((p) => !p.blocked);
@@ -163,14 +204,15 @@ async function splicedEdges(model: BrowserModel<AnyStateMachine, unknown>, plann
     const last = blocked.path.steps.at(-1)!;
     const from = blocked.path.steps.at(-2)!.value;
     for (const path of walkable) {
+      if (path.variant !== blocked.variant) continue;
       const at = path.path.steps.findIndex((step) => sameValue(step.value, from));
       if (at < 0) continue;
       const steps = [...path.path.steps.slice(0, at + 1), last];
-      const key = JSON.stringify(steps.map((s) => s.event));
+      const key = JSON.stringify([blocked.variant.name, steps.map((s) => s.event)]);
       if (tried.has(key)) continue;
       tried.add(key);
       const candidate: ModelPath = { kind: 'edge', steps, description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → ') };
-      const result = await planPath(model, candidate).catch(() => undefined);
+      const result = await planPath(model, blocked.variant, candidate).catch(() => undefined);
       if (!result || result.blocked) continue;
       if ([...result.transitions].some((id) => !reachable.has(id))) {
         spliced.push(result);
@@ -194,11 +236,11 @@ async function walkablePrefixes(model: BrowserModel<AnyStateMachine, unknown>, p
   for (const blocked of planned) {
     if (!blocked.blocked || blocked.blocked.at < 2) continue;
     const steps = blocked.path.steps.slice(0, blocked.blocked.at);
-    const key = JSON.stringify(steps.map((s) => s.event));
+    const key = JSON.stringify([blocked.variant.name, steps.map((s) => s.event)]);
     if (tried.has(key)) continue;
     tried.add(key);
     const candidate: ModelPath = { kind: blocked.path.kind, steps, description: steps.slice(1).map((s) => describeEvent(s.event)).join(' → ') };
-    const result = await planPath(model, candidate);
+    const result = await planPath(model, blocked.variant, candidate);
     if (result.blocked || ![...result.states, ...result.transitions].some((id) => !reachable.has(id))) continue;
     prefixes.push(result);
     for (const id of [...result.states, ...result.transitions]) reachable.add(id);
@@ -228,12 +270,15 @@ function pickPaths(planned: PlannedPath[]): PlannedPath[] {
 export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(title: string, model: BrowserModel<TMachine, TWorld>): void {
   const anyModel = model as unknown as BrowserModel<AnyStateMachine, unknown>;
   const ids = allIds(model.machine);
+  const variants = variantsOf(anyModel);
   const covered = { states: new Set<string>(), transitions: new Set<string>() };
   let plan: { picked: PlannedPath[]; generated: number; reasons: Map<string, string> } | undefined;
   const planOnce = async () => {
     if (plan) return plan;
-    const generated = generateModelPaths(model.machine, model.samples);
-    const planned = await Promise.all(generated.map((path) => planPath(anyModel, path)));
+    const planned = (
+      await Promise.all(variants.map((variant) => Promise.all(generateFor(anyModel, variant).map((path) => planPath(anyModel, variant, path)))))
+    ).flat();
+    const generated = planned.length;
     planned.push(...(await walkablePrefixes(anyModel, planned)));
     planned.push(...(await splicedEdges(anyModel, planned)));
     const picked = pickPaths(planned);
@@ -248,7 +293,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
       }
     }
     const reasons = new Map([...closest].map(([id, { reason }]) => [id, reason]));
-    plan = { picked, generated: generated.length, reasons };
+    plan = { picked, generated, reasons };
     return plan;
   };
 
@@ -260,14 +305,15 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     });
 
     // Playwright needs the tests at collection time; the paths are generated then (a few ms in node).
-    const generated = generateModelPaths(model.machine, model.samples);
+    const generated = variants.reduce((sum, variant) => sum + generateFor(anyModel, variant).length, 0);
     test('walks the picked generated paths', async ({ browser, baseURL }) => {
       const { picked } = await planOnce();
       test.setTimeout(60_000 * Math.max(1, picked.length));
       try {
-        for (const [n, { path }] of picked.entries()) {
-          await test.step(`path ${n + 1}/${picked.length} (${path.kind}): ${path.description}`, async () => {
-            await walkPath(anyModel, path, browser, baseURL!, covered);
+        for (const [n, { path, variant }] of picked.entries()) {
+          const kind = variant.name ? `${path.kind}, ${variant.name}` : path.kind;
+          await test.step(`path ${n + 1}/${picked.length} (${kind}): ${path.description}`, async () => {
+            await walkPath(anyModel, variant, path, browser, baseURL!, covered);
           });
         }
       } finally {
@@ -283,7 +329,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
         machine: model.name,
         states: { covered: ids.states.length - missingStates.length, total: ids.states.length, missing: missingStates },
         transitions: { covered: ids.transitions.length - missingTransitions.length, total: ids.transitions.length, missing: missingTransitions },
-        paths: { generated: generated.length, machine: 0, view: plan?.picked.length ?? 0 },
+        paths: { generated, machine: 0, view: plan?.picked.length ?? 0 },
         reasons: Object.fromEntries([...missingStates, ...missingTransitions].map((id) => [id, reasons.get(id) ?? 'not walked'])),
       });
       const unexplained = [...missingStates, ...missingTransitions].filter((id) => !reasons.has(id));
@@ -294,13 +340,14 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
 
 async function walkPath(
   model: BrowserModel<AnyStateMachine, unknown>,
+  variant: Variant,
   path: ModelPath,
   browser: Browser,
   baseURL: string,
   covered: { states: Set<string>; transitions: Set<string> },
 ): Promise<void> {
-  const { driver, stepTransitions } = trackedDriver(model);
-  const walk = await model.open({ browser, baseURL, path });
+  const { driver, stepTransitions } = trackedDriver(model, variant);
+  const walk = await variant.open({ browser, baseURL, path });
   driver.actor.start();
   try {
     for (const [index, step] of path.steps.entries()) {

@@ -10,17 +10,33 @@ export interface GatedRequest {
   path: RegExp;
   /** Held only after `arm(name)`: for a request that also happens outside the flow (the sign-in's token request). */
   armLater?: boolean;
+  /**
+   * Matched against the request's body, for requests that share an address and method: the identity server's token
+   * endpoint takes the sign-in's code, a refresh and the organization exchange, told apart by their form fields.
+   */
+  body?: RegExp;
+  /**
+   * The page's own navigation (a redirect to another site). Chromium pauses the page's scripts while such a request
+   * is held, so it cannot be read meanwhile: the gate answers it at once with 204 No Content, which leaves the page
+   * as it was, and `release` then makes the same request as a navigation of the page.
+   */
+  navigation?: boolean;
 }
 
 export class RequestGate<TName extends string> {
   private readonly held = new Map<TName, Route[]>();
+  /** The addresses of the page's navigations the gate stopped (`navigation` routes). */
+  private readonly stopped = new Map<TName, string[]>();
   private readonly waiters = new Map<TName, Array<() => void>>();
   private readonly armed = new Set<TName>();
   /** Routes answered as the server would now answer them (`serve`) until armed again. */
   private readonly serving = new Map<TName, (body: unknown) => unknown>();
   private bypassing = false;
 
-  private constructor(private readonly routes: Record<TName, GatedRequest>) {
+  private constructor(
+    private readonly page: Page,
+    private readonly routes: Record<TName, GatedRequest>,
+  ) {
     for (const [name, gated] of Object.entries(routes) as Array<[TName, GatedRequest]>) if (!gated.armLater) this.armed.add(name);
   }
 
@@ -38,6 +54,7 @@ export class RequestGate<TName extends string> {
   async reset(): Promise<void> {
     for (const routes of this.held.values()) for (const route of routes) await route.continue().catch(() => undefined);
     this.held.clear();
+    this.stopped.clear();
     this.serving.clear();
     this.armed.clear();
     for (const [name, gated] of Object.entries(this.routes) as Array<[TName, GatedRequest]>) if (!gated.armLater) this.armed.add(name);
@@ -51,7 +68,7 @@ export class RequestGate<TName extends string> {
 
   /** Installs the gate on the page: from now on, every request of one of the routes waits for the walk. */
   static async install<TName extends string>(page: Page, routes: Record<TName, GatedRequest>): Promise<RequestGate<TName>> {
-    const gate = new RequestGate(routes);
+    const gate = new RequestGate(page, routes);
     await page.route('**/*', (route) => gate.intercept(route));
     return gate;
   }
@@ -61,7 +78,8 @@ export class RequestGate<TName extends string> {
     const url = new URL(request.url());
     for (const [name, gated] of Object.entries(this.routes) as Array<[TName, GatedRequest]>) {
       const target = gated.path.source.includes('\\?') ? `${url.pathname}${url.search}` : url.pathname;
-      if (this.armed.has(name) && request.method() === gated.method && gated.path.test(target)) return name;
+      if (!this.armed.has(name) || request.method() !== gated.method || !gated.path.test(target)) continue;
+      if (!gated.body || gated.body.test(request.postData() ?? '')) return name;
     }
     return undefined;
   }
@@ -71,7 +89,12 @@ export class RequestGate<TName extends string> {
     if (name === undefined || this.bypassing) return route.fallback();
     const change = this.serving.get(name);
     if (change) return this.fulfilChanged(route, change);
-    this.held.set(name, [...(this.held.get(name) ?? []), route]);
+    if (this.routes[name].navigation) {
+      await route.fulfill({ status: 204 });
+      this.stopped.set(name, [...(this.stopped.get(name) ?? []), route.request().url()]);
+    } else {
+      this.held.set(name, [...(this.held.get(name) ?? []), route]);
+    }
     for (const wake of this.waiters.get(name) ?? []) wake();
     this.waiters.delete(name);
   }
@@ -86,15 +109,22 @@ export class RequestGate<TName extends string> {
 
   /** Waits for the request (the state that made it is on screen meanwhile). */
   async waitFor(name: TName, timeoutMs = 15_000): Promise<void> {
-    if (this.held.get(name)?.length) return;
+    if (this.held.get(name)?.length || this.stopped.get(name)?.length) return;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`No ${this.routes[name].method} ${this.routes[name].path} request (${name}) was made`)), timeoutMs);
       this.waiters.set(name, [...(this.waiters.get(name) ?? []), () => (clearTimeout(timer), resolve())]);
     });
   }
 
-  /** The real server answers. */
+  /** The real server answers (a stopped navigation: the page goes where it was going). */
   async release(name: TName): Promise<void> {
+    if (this.routes[name].navigation) {
+      await this.waitFor(name);
+      const url = this.stopped.get(name)!.at(-1)!;
+      this.stopped.delete(name);
+      await this.bypass(() => this.page.goto(url, { waitUntil: 'commit' }));
+      return;
+    }
     for (const route of await this.take(name)) await route.continue();
   }
 

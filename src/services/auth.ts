@@ -5,6 +5,7 @@ import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from './browse
 import {
   decodeJwtPayload,
   decodeTokenClaims,
+  isAccessTokenExpiring,
   isIdTokenCurrent,
   TOKEN_MIN_VALIDITY_SECONDS,
   type TokenClaims,
@@ -110,6 +111,13 @@ async function runInitialisation(): Promise<AuthSession | null> {
 export async function getAccessToken(): Promise<string | null> {
   const kc = keycloak;
   if (!kc?.authenticated) return null;
+  // Without a refresh token (an identity-server client that issues none) keycloak-js's updateToken and isTokenExpired
+  // throw even while the token is good: it serves until it expires (in the identity server's time, hence the skew),
+  // or every call would go out without one and sign the user out.
+  if (!kc.refreshToken) {
+    const serverNow = Date.now() - (kc.timeSkew ?? 0) * 1000;
+    return kc.token && !isAccessTokenExpiring(decodeTokenClaims(kc.token), serverNow) ? kc.token : null;
+  }
   try {
     await kc.updateToken(TOKEN_MIN_VALIDITY_SECONDS);
   } catch {

@@ -6,40 +6,10 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { expect } from 'vitest';
 import { AuthActorContext } from '../../src/app/auth-context';
 import { authMachine } from '../../src/machines/auth/auth.machine';
-import type { AuthSession } from '../../src/services/auth';
+import { SAMPLE_LOGIN_REDIRECT_FAILURE, SAMPLE_SIGN_IN_FAILURE, authEvents, authSamples } from '../../src/machines/auth/auth.samples';
 import { tokenOrganizationId } from '../../src/services/token';
 import { RequireAuth } from '../../src/views/auth/require-auth';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
-
-const ACME = 7;
-const now = 1_800_000_000;
-
-function session(organizationId: number | null, hasRefreshToken: boolean): AuthSession {
-  return {
-    token: `access-token-${organizationId ?? 'personal'}`,
-    claims: {
-      sub: 'user-1',
-      exp: now + 300,
-      email: 'demo@example.com',
-      email_verified: true,
-      given_name: 'Demo',
-      family_name: 'Owner',
-      ...(organizationId === null ? {} : { organization_id: organizationId }),
-      connection: 'Username-Password-Authentication',
-      sid: 'session-1',
-    },
-    idClaims: { exp: now + 300 },
-    hasRefreshToken,
-  };
-}
-
-const acmeSession = session(ACME, true);
-const personalSession = session(null, true);
-const personalWithoutRefresh = session(null, false);
-
-// The console remembered Acme (localStorage orgId) and has a client id: every guard of the machine can go both
-// ways from this one input, depending on the session keycloak-js finds.
-const input = { selectedOrganizationId: ACME, hasClientId: true };
 
 // Side effects on browser storage and third-party services are React/browser concerns: silenced here.
 const machine = authMachine.provide({
@@ -48,35 +18,8 @@ const machine = authMachine.provide({
   },
 });
 
-const events = {
-  'auth.login': [{ type: 'auth.login', returnPath: '/projects' }],
-  'organization.switch': [
-    { type: 'organization.switch', organizationId: ACME },
-    { type: 'organization.switch', organizationId: null },
-  ],
-  'auth.logout': [{ type: 'auth.logout' }],
-  'auth.token.refreshed': [{ type: 'auth.token.refreshed', session: acmeSession }],
-  'auth.session.expired': [{ type: 'auth.session.expired' }],
-  'auth.retry': [{ type: 'auth.retry' }],
-  'xstate.done.actor.initialiseSession': [
-    { type: 'xstate.done.actor.initialiseSession', output: null },
-    { type: 'xstate.done.actor.initialiseSession', output: acmeSession },
-    { type: 'xstate.done.actor.initialiseSession', output: personalSession },
-    { type: 'xstate.done.actor.initialiseSession', output: personalWithoutRefresh },
-  ],
-  'xstate.error.actor.initialiseSession': [
-    { type: 'xstate.error.actor.initialiseSession', error: new Error('Timeout when waiting for 3rd party check iframe message.') },
-  ],
-  'xstate.error.actor.redirectToLogin': [
-    { type: 'xstate.error.actor.redirectToLogin', error: new Error('Not supported by the OIDC server') },
-  ],
-  'xstate.done.actor.exchangeRefreshToken': [{ type: 'xstate.done.actor.exchangeRefreshToken', output: acmeSession }],
-  'xstate.error.actor.exchangeRefreshToken': [
-    { type: 'xstate.error.actor.exchangeRefreshToken', error: new Error('invalid_grant') },
-  ],
-  'xstate.done.actor.endSession': [{ type: 'xstate.done.actor.endSession', output: undefined }],
-  'xstate.error.actor.endSession': [{ type: 'xstate.error.actor.endSession', error: new Error('offline') }],
-} satisfies ModelEvents<typeof machine>;
+// The same samples the browser walk and the statechart studio play.
+const events = authEvents satisfies ModelEvents<typeof machine>;
 
 type Snapshot = Parameters<ModelStates<typeof machine>['authenticated']>[0];
 
@@ -120,7 +63,7 @@ const states = {
   },
   failed: (s) => {
     expectSignedOut(s);
-    expect(s.context.keyCloakError).toMatch(/Timeout when waiting|Not supported by the OIDC server/);
+    expect([SAMPLE_SIGN_IN_FAILURE, SAMPLE_LOGIN_REDIRECT_FAILURE]).toContain(s.context.keyCloakError);
   },
 } satisfies ModelStates<typeof machine>;
 
@@ -180,20 +123,9 @@ describeModel('auth machine', {
   },
   name: 'auth',
   machine,
-  input,
+  input: authSamples.input,
   events,
   states,
-  // Only what guards and assertions depend on tells two states apart: updatedAt is a timestamp (every step would be
-  // a new state) and the profile fields follow from the token's account.
-  // The graph has about two dozen distinct states with many loops back to 'authenticated': its maximal simple paths
-  // run into the thousands. Shortest paths plus one path per edge already replay every edge of the graph.
-  simplePaths: false,
-  serializeContext: (context) => ({
-    signedIn: context.token !== null,
-    tokenOrganizationId: tokenOrganizationId(context.decodedToken),
-    selectedOrganizationId: context.selectedOrganizationId,
-    hasRefreshToken: context.hasRefreshToken,
-    switchRequested: context.switchRequested,
-    failed: context.keyCloakError !== null,
-  }),
+  serializeContext: authSamples.serializeContext as (context: unknown) => unknown,
+  simplePaths: authSamples.simplePaths,
 });

@@ -31,6 +31,9 @@ export function LoginView() {
     if (intent.type === 'switch') {
       sent.current = true;
       actor.send({ type: 'organization.switch', organizationId: intent.organizationId });
+      // Handled at once (the token's own account, or no refresh token to exchange): the state stays 'authenticated',
+      // so this effect does not run again to continue.
+      if (actor.getSnapshot().matches('authenticated')) navigate('/', { replace: true });
     } else {
       navigate(intent.type === 'invitation' ? intent.path : '/', { replace: true });
     }
