@@ -11,7 +11,8 @@ import { startThrowawayPostgres } from './throwaway-postgres';
 // `npm run bench:api`: an authenticated GET /api/projects/ against the real API (demo data, a minted owner token):
 // the embedded database on disk with the read cache on (the default) and off (READ_CACHE=off), PostgreSQL (a fresh
 // database on the server BENCH_DATABASE_URL or TEST_DATABASE_URL names, or on a throwaway server started for the
-// run; the read cache is never used with PostgreSQL), then the same JSON from memory on a bare node:http server, each for DURATION seconds at
+// run; the read cache is never used with PostgreSQL), then the same JSON from memory on a bare node:http server, and
+// beside each database the floor (bare node:http with one read per request, no token), each for DURATION seconds at
 // CONNECTIONS connections. Each server runs in its own process so the load generator does not steal
 // its event loop; on a 2-core machine they still share the CPU, which the figures include.
 
@@ -59,6 +60,35 @@ async function serveApi(): Promise<void> {
   if (check.status !== 200) throw new Error(`GET /api/projects/ answered ${check.status}: ${body}`);
   answerCpuUsage();
   process.send!({ port, path: '/api/projects/', token, body } satisfies Ready);
+}
+
+// The floor of any handler that reads the database once per request: bare node:http that runs one indexed read
+// (Acme's projects, the list the API answers) through the platform's database layer, prepared on PostgreSQL as the
+// API's statements are, then sends the same JSON. No token, no authorization, no JSON building: what this row
+// reaches, no uncached API on the same database can beat.
+async function serveRawWithRead(): Promise<void> {
+  const { openDatabase } = await import('../server/db/database');
+  const body = process.env.BENCH_BODY!;
+  const db = process.env.BENCH_POSTGRES_URL ? await openDatabase({ url: process.env.BENCH_POSTGRES_URL }) : await openDatabase({ dataDir: process.env.BENCH_DATA_DIR! });
+  const acme = (await db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
+  const read = () => db.query('SELECT id, name, created_at FROM projects WHERE organization_id = $1 ORDER BY id', [acme]);
+  await read(); // a read that fails here stops the run instead of filling the row with errors
+  const server = createServer((_req, res) => {
+    read().then(
+      () => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.once('SIGTERM', () => process.exit(0));
+  answerCpuUsage();
+  process.send!({ port: (server.address() as AddressInfo).port, path: '/api/projects/' } satisfies Ready);
 }
 
 async function serveRaw(): Promise<void> {
@@ -141,8 +171,20 @@ async function main(): Promise<void> {
       await exited;
       return { row, ready: api.ready };
     };
+    const runFloor = async (label: string, env: Record<string, string>) => {
+      const floor = await startChild('--serve-raw-read', { BENCH_BODY: api.ready.body!, ...env });
+      children.push(floor.child);
+      await autocannon({ url: `http://127.0.0.1:${floor.ready.port}${floor.ready.path}`, connections: 10, duration: 2 });
+      const row = await measure(label, floor.ready, floor.child);
+      const exited = new Promise((resolve) => floor.child.once('exit', resolve));
+      floor.child.kill('SIGTERM');
+      await exited;
+      return row;
+    };
     const api = await runApi('API, PGlite, read cache on (default)', { READ_CACHE: 'on' });
     const rows = [api.row, (await runApi('API, PGlite, READ_CACHE=off', { READ_CACHE: 'off' })).row];
+    // Floors: what a bare server gets with one database read per request (not held to the budget).
+    const floors = [await runFloor('floor: node:http + one PGlite read', { BENCH_DATA_DIR: dataDir })];
     // PostgreSQL: the server named by BENCH_DATABASE_URL or TEST_DATABASE_URL, or one started for this run.
     const named = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     const own = named ? undefined : await startThrowawayPostgres();
@@ -152,6 +194,7 @@ async function main(): Promise<void> {
       try {
         // The read cache is only ever on for the embedded database (other instances may write to a shared server).
         rows.push((await runApi(`API, PostgreSQL${own ? ' (throwaway server)' : ''}, no read cache`, { BENCH_POSTGRES_URL: fresh.url })).row);
+        floors.push(await runFloor('floor: node:http + one PostgreSQL read', { BENCH_POSTGRES_URL: fresh.url }));
       } finally {
         await fresh.drop();
       }
@@ -162,13 +205,14 @@ async function main(): Promise<void> {
     children.push(raw.child);
     const rawRow = await measure('raw node:http, same JSON', raw.ready, raw.child);
     const share = (row: { 'requests/s': number }) => Math.round((row['requests/s'] / Math.max(1, rawRow['requests/s'])) * 100);
-    console.table([...rows, rawRow].map((row) => ({ ...row, '% of raw': share(row) })));
+    console.table([...rows, ...floors, rawRow].map((row) => ({ ...row, '% of raw': share(row) })));
     let over = false;
     for (const row of rows) {
       const met = row['p99 ms'] <= 20 && share(row) >= 50 && row.errors === 0;
       over ||= !met;
       console.log(`${row.server}: p99 ${row['p99 ms']} ms (budget 20), ${share(row)}% of raw node's requests/s (budget 50%), ${row.errors} errors: ${met ? 'met' : 'NOT met'}`);
     }
+    for (const floor of floors) console.log(`${floor.server}: p99 ${floor['p99 ms']} ms, ${share(floor)}% of raw node's requests/s (the best an uncached handler on that database can do here)`);
     // Little's law: at C connections, a mean latency of L needs C / L requests per second; the raw row shows what
     // this machine can serve at all, so a p99 budget below C / (raw requests/s) cannot be met by any handler here.
     console.log(`Raw node:http at ${CONNECTIONS} connections: mean latency ${(CONNECTIONS / Math.max(1, rawRow['requests/s']) * 1000).toFixed(1)} ms by Little's law (requests/s ${rawRow['requests/s']}).`);
@@ -183,4 +227,5 @@ async function main(): Promise<void> {
 const role = process.argv[2];
 if (role === '--serve-api') await serveApi();
 else if (role === '--serve-raw') await serveRaw();
+else if (role === '--serve-raw-read') await serveRawWithRead();
 else await main();
