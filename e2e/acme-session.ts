@@ -9,12 +9,20 @@ export interface AcmeSession {
   api(method: 'GET' | 'POST' | 'DELETE', path: string, data?: unknown): ReturnType<Page['request']['fetch']>;
 }
 
-/** Opens /projects, switches to Acme through the sidebar and waits for a token scoped to it. */
-export async function enterAcme(page: Page): Promise<AcmeSession> {
+/**
+ * Opens /projects, switches to Acme through the sidebar and waits for a token scoped to it. By keyboard, the link is
+ * focused and Enter follows it, for the walks that use no mouse.
+ */
+export async function enterAcme(page: Page, by: 'mouse' | 'keyboard' = 'mouse'): Promise<AcmeSession> {
   const tokens = recordAccessTokens(page);
   await page.goto('/projects');
   await expect.poll(() => tokens.length).toBeGreaterThan(0);
-  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Acme' }).click();
+  const acme = page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Acme' });
+  if (by === 'mouse') await acme.click();
+  else {
+    await acme.focus();
+    await page.keyboard.press('Enter');
+  }
   await expect.poll(() => typeof tokens.at(-1)?.claims.organization_id).toBe('number');
   return {
     organizationId: tokens.at(-1)!.claims.organization_id as number,

@@ -1,19 +1,15 @@
 // Keyboard-only walks of the flagship flows (Tab, Shift+Tab, Enter, Space, arrows and typing; no mouse): signing in
-// on the real login page, creating an organization with a card, enabling a product. On each screen every control
-// is reachable by Tab with its focus visible and Tab leaves again (e2e/keyboard.ts); comboboxes take the first match
-// on Enter.
-import type { Page } from '@playwright/test';
+// on the real login page, creating an organization with a card, switching to an organization and back, enabling a
+// product. On each screen every control is reachable by Tab with its focus visible and Tab leaves again
+// (e2e/keyboard.ts); comboboxes take the first match on Enter. The products' own flows (a cluster's lifecycle, a
+// Loggen run, a Hepic role change) are walked in e2e/keyboard-products.spec.ts.
+import { enterAcme } from './acme-session';
 import { recordAccessTokens } from './access-tokens';
 import { demoAccounts, DEMO_PASSWORD } from './demo-accounts';
 import { asRole, expect, test } from './fixtures';
 import { followMailLink, registerThroughConsole } from './fresh-account';
-import { expectTabCycle, focused, pressUntil, tabTo } from './keyboard';
+import { expectTabCycle, focused, pressUntil, tabTo, typeInto } from './keyboard';
 import { expectSignedInAs } from './login-page';
-
-const typeInto = async (page: Page, label: string | RegExp, text: string) => {
-  await tabTo(page, label);
-  await page.keyboard.type(text);
-};
 
 test.describe('keyboard only', () => {
   test.describe.configure({ timeout: 90_000 });
@@ -80,18 +76,39 @@ test.describe('keyboard only', () => {
   test.describe('as the owner', () => {
     test.use(asRole('owner'));
 
-    test('enables a product in a fresh project', async ({ page }) => {
+    test('switches to Acme and back to the personal account', async ({ page }) => {
       const tokens = recordAccessTokens(page);
-      await page.goto('/projects');
+      const organizationId = () => tokens.at(-1)?.claims.organization_id ?? null;
       const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
-      await sidebar.getByRole('link', { name: 'Acme' }).focus();
+      await page.goto('/projects');
+      await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
+      await expect.poll(() => tokens.length).toBeGreaterThan(0);
+      expect(organizationId()).toBeNull();
+      const organizations = (await (await page.request.get('/api/users/organizations', { headers: { Authorization: `Bearer ${tokens.at(-1)!.raw}` } })).json()) as Array<{ id: number; name: string }>;
+      const acme = organizations.find((organization) => organization.name === 'Acme');
+      expect(acme).toBeDefined();
+      await expectTabCycle(page);
+
+      // The sidebar's account links; the current one carries a check mark.
+      await tabTo(page, /^a "Acme"$/);
       await page.keyboard.press('Enter');
+      await expect.poll(organizationId).toBe(acme!.id);
       await expect(sidebar.getByRole('link', { name: /^Acme/ })).toHaveAttribute('aria-current', 'true');
-      await expect.poll(() => typeof tokens.at(-1)?.claims.organization_id).toBe('number');
-      const created = await page.request.post('/api/projects/', {
-        headers: { Authorization: `Bearer ${tokens.at(-1)!.raw}` },
-        data: { name: `keyboard ${Date.now()}` },
-      });
+      await expect(page.getByText('Personal Sandbox')).toHaveCount(0);
+      await expectTabCycle(page);
+
+      await tabTo(page, /^a "Personal account"$/);
+      await page.keyboard.press('Enter');
+      await expect.poll(organizationId).toBeNull();
+      await expect(sidebar.getByRole('link', { name: /^Personal account/ })).toHaveAttribute('aria-current', 'true');
+      await page.goto('/projects');
+      await expect(page.getByText('Personal Sandbox').first()).toBeVisible();
+    });
+
+    test('enables a product in a fresh project', async ({ page }) => {
+      const session = await enterAcme(page, 'keyboard');
+      await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: /^Acme/ })).toHaveAttribute('aria-current', 'true');
+      const created = await session.api('POST', 'projects/', { name: `keyboard ${Date.now()}` });
       expect(created.status()).toBe(201);
       const { slug } = (await created.json()) as { slug: string };
 
@@ -103,7 +120,7 @@ test.describe('keyboard only', () => {
       const configure = page.getByRole('form', { name: 'Configure Observability' });
       await expect(configure).toBeVisible();
       // A dialog keeps focus inside it: a full Tab cycle stays in the dialog and reaches each of its controls.
-      await expectTabCycle(page);
+      await expectTabCycle(page, page.getByRole('dialog'));
       await tabTo(page, /^select.*Storage/);
       await page.keyboard.press('ArrowDown');
       await expect(configure.getByLabel(/^Storage/)).not.toHaveValue('');

@@ -2,7 +2,7 @@
 // and out again (no trap), the focused control shows where focus is (an outline or a box shadow, read from its
 // computed style, or from the box drawn for a visually hidden input such as a checkbox), and no visible, enabled
 // control is left out of the Tab order.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 export interface Focused {
@@ -46,11 +46,11 @@ async function expectVisibleFocus(page: Page): Promise<Focused | null> {
 }
 
 /** Presses `key` until `matches` holds for the focused control; every control passed shows its focus. */
-export async function pressUntil(page: Page, matches: (f: Focused) => boolean, key = 'Tab', max = 60): Promise<Focused> {
+export async function pressUntil(page: Page, matches: (f: Focused) => boolean | Promise<boolean>, key = 'Tab', max = 60): Promise<Focused> {
   for (let i = 0; i < max; i += 1) {
     await page.keyboard.press(key);
     const now = await expectVisibleFocus(page);
-    if (now && matches(now)) return now;
+    if (now && (await matches(now))) return now;
   }
   throw new Error(`${key} ${max} times never reached the control`);
 }
@@ -59,12 +59,41 @@ export async function pressUntil(page: Page, matches: (f: Focused) => boolean, k
 export const tabTo = (page: Page, text: string | RegExp) =>
   pressUntil(page, (f) => (typeof text === 'string' ? f.label.includes(text) : text.test(f.label)));
 
+const isFocused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
+
+/** Tab to `control` itself: for a control described by its value, such as a select's trigger showing its choice, or one at the end of a long form. */
+export const tabToControl = (page: Page, control: Locator, max = 200) => pressUntil(page, () => isFocused(control), 'Tab', max);
+
+/** Tab to the field whose description contains `label`, then type into it. */
+export async function typeInto(page: Page, label: string | RegExp, text: string): Promise<void> {
+  await tabTo(page, label);
+  await page.keyboard.type(text);
+}
+
+/** The focused control's description contains `text`: where focus is after a step (e.g. back on a dialog's trigger). */
+export async function expectFocusOn(page: Page, text: string): Promise<void> {
+  await expect.poll(async () => (await focused(page))?.label ?? 'nothing (the page itself)', { message: `focus is on ${text}` }).toContain(text);
+}
+
+/** Presses `key` in an open list until `option` is highlighted (Enter then takes it). */
+export async function arrowToOption(page: Page, option: Locator, key = 'ArrowDown', max = 30): Promise<void> {
+  for (let i = 0; i < max && (await option.getAttribute('data-highlighted')) === null; i += 1) await page.keyboard.press(key);
+  await expect(option).toHaveAttribute('data-highlighted', '');
+}
+
+/** Presses `key` on the focused native select until it shows `value`, the way a person steps through its options. */
+export async function arrowTo(page: Page, select: Locator, value: string, key = 'ArrowDown', max = 30): Promise<void> {
+  for (let i = 0; i < max && (await select.inputValue()) !== value; i += 1) await page.keyboard.press(key);
+  await expect(select).toHaveValue(value);
+}
+
 /**
  * Tabs through the whole page once from where focus is, out of the page and back in, until focus comes back to
  * where the cycle started: fails on a control that keeps focus (a trap) or shows none, and on a visible, enabled control that
- * the cycle never reached. Radio buttons count once per group (arrows move inside a group).
+ * the cycle never reached. Radio buttons count once per group (arrows move inside a group). Given `within` (an open
+ * dialog), every control the cycle passes must be inside it: focus is trapped there.
  */
-export async function expectTabCycle(page: Page, max = 200): Promise<void> {
+export async function expectTabCycle(page: Page, within?: Locator, max = 200): Promise<void> {
   const seen = new Set<number>();
   let first: number | undefined;
   let previous: number | undefined;
@@ -73,6 +102,7 @@ export async function expectTabCycle(page: Page, max = 200): Promise<void> {
     await page.keyboard.press('Tab');
     const now = await expectVisibleFocus(page);
     if (!now) {
+      if (within) throw new Error('Tab left the dialog for the page itself');
       // Past the last control focus leaves the page, and the next Tab comes back to the first one.
       outside += 1;
       if (outside > 3) throw new Error('Tab left the page and never came back');
@@ -80,6 +110,7 @@ export async function expectTabCycle(page: Page, max = 200): Promise<void> {
       continue;
     }
     outside = 0;
+    if (within) expect(await within.evaluate((el) => el.contains(document.activeElement)), `Tab stays inside the dialog (${now.label} is outside)`).toBe(true);
     expect(now.id, `Tab moves on from ${now.label} (a keyboard trap otherwise)`).not.toBe(previous);
     previous = now.id;
     if (now.id === first) break;

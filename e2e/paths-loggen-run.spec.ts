@@ -6,11 +6,10 @@
 // What a person causes is done for real: a run found going (started in another tab), a refused key (another admin
 // revokes Loggen's token mid-run), a run stopped elsewhere. Only a server's failures and a broken connection are the
 // gate's or the relay's doing.
-import type { Page } from '@playwright/test';
 import { LOGGEN_DONE, LOGGEN_FAILED, loggenRunMachine, type RunOutcome, type RunProgress } from '../src/machines/loggen-run/loggen-run.machine';
-import { SAMPLE_CONFIG, SAMPLE_CONNECTION_LOST, SAMPLE_STOP_FAILURE, loggenRunSamples } from '../src/machines/loggen-run/loggen-run.samples';
-import type { AcmeSession } from './acme-session';
+import { SAMPLE_CONNECTION_LOST, SAMPLE_STOP_FAILURE, loggenRunSamples } from '../src/machines/loggen-run/loggen-run.samples';
 import { expect } from './fixtures';
+import { freshLoggen, ownerApi, type Api, type Lab } from './loggen-lab';
 import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
 import { StreamRelay, type RelayedStream } from './stream-relay';
@@ -23,14 +22,6 @@ const gated = {
   save: { method: 'PATCH', path: /\/integrations\/loggen\/config\/?$/ },
   stop: { method: 'POST', path: /\/integrations\/loggen\/run\/stop\/?$/ },
 } as const;
-
-interface Lab {
-  projectId: number;
-  slug: string;
-  /** The write token the saved configuration pushes with, and its id in qryn's Auth Tokens. */
-  secret: string;
-  tokenId: number;
-}
 
 interface World {
   gate: RequestGate<keyof typeof gated>;
@@ -53,40 +44,8 @@ interface World {
 }
 type Walk = WalkContext<World>;
 
-type Api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown) => Promise<unknown>;
-
 const walkPage = ownerWalkPage(gated);
 let relay: StreamRelay<RunOutcome> | undefined;
-
-/** The walk's own calls, as the owner (not through the page, so the gate does not hold them). */
-function ownerApi(page: Page, session: AcmeSession): Api {
-  return async (method, path, data) => {
-    const answer = await page.request.fetch(`/api/${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${session.tokens.at(-1)!.raw}` },
-      ...(data === undefined ? {} : { data }),
-    });
-    expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
-    return answer.status() === 204 ? null : answer.json();
-  };
-}
-
-/** A project where Loggen never ran, its configuration a 5 s run of 50 lines a second into the project's qryn. */
-async function freshLoggen(api: Api): Promise<Lab> {
-  const project = (await api('POST', 'projects/', { name: `Loggen walk ${Date.now().toString(36)}` })) as { id: number; slug: string };
-  const query = `project_id=${project.id}`;
-  const [storage] = (await api('GET', `integrations/qryn/cloud/resources?${query}`)) as Array<{ clickhouse_cluster_id: string }>;
-  const [region] = (await api('GET', 'integrations/qryn/writer-regions')) as Array<{ code: string }>;
-  await api('POST', `integrations/qryn?${query}`, { cluster_id: storage.clickhouse_cluster_id, writer_region_code: region.code });
-  await api('POST', `integrations/loggen?${query}`, {});
-  // The first read saves the defaults: the instance's URL and key, and a write token qryn makes for Loggen.
-  const { project_id: _p, subscription_id: _s, ...config } = (await api('GET', `integrations/loggen/config?${query}`)) as Record<string, unknown>;
-  await api('PATCH', `integrations/loggen/config?${query}`, { ...config, rate: SAMPLE_CONFIG.rate, timeout: SAMPLE_CONFIG.timeout });
-  const tokens = (await api('GET', `integrations/qryn/tokens?${query}`)) as Array<{ id: number; name: string }>;
-  const made = tokens.filter((token) => token.name === 'Loggen');
-  expect(made, 'the token qryn made for Loggen').toHaveLength(1);
-  return { projectId: project.id, slug: project.slug, secret: config.api_secret as string, tokenId: made[0].id };
-}
 
 /** Starts a run outside the page; resolves once the server streams it (the run goes on without the caller). */
 async function startRunElsewhere(baseURL: string, projectId: number, token: string): Promise<void> {

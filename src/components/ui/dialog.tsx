@@ -1,6 +1,6 @@
 import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
 import { Portal } from '@ark-ui/react/portal';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { css, cx } from 'styled-system/css';
 import { dialog } from 'styled-system/recipes/dialog';
 
@@ -15,13 +15,24 @@ export type DialogProps = {
   /** 'alertdialog' for confirmations and errors that need an answer. */
   role?: 'dialog' | 'alertdialog';
   className?: string;
+  /**
+   * The control that opened the dialog, for a dialog opened without a Trigger part. By default focus goes back to
+   * what had it when the dialog opened, and nowhere if that control was disabled then or when the dialog closed.
+   */
+  finalFocus?: RefObject<HTMLElement | null>;
 };
 
+/** Once the dialog is gone (the frame after its exit, when its content has left the page), focus back on its opener when focus was left nowhere (a disabled opener stays unfocused; see useFocusReturn). */
+function returnFocus(finalFocus: RefObject<HTMLElement | null> | undefined) {
+  const active = document.activeElement;
+  if (!active || active === document.body) finalFocus?.current?.focus();
+}
+
 /** A modal that closes on outside click and on Escape (spec 000 section 4), focus trapped while open. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, role = 'dialog', className }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, footer, role = 'dialog', className, finalFocus }: DialogProps) {
   const styles = dialog();
   return (
-    <ArkDialog.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} closeOnInteractOutside closeOnEscape role={role} lazyMount unmountOnExit>
+    <ArkDialog.Root open={open} onOpenChange={(details) => onOpenChange(details.open)} closeOnInteractOutside closeOnEscape role={role} lazyMount unmountOnExit onExitComplete={() => requestAnimationFrame(() => returnFocus(finalFocus))}>
       <Portal>
         <ArkDialog.Backdrop className={styles.backdrop} />
         <ArkDialog.Positioner className={styles.positioner}>

@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Dialog } from '../../components/ui/dialog';
+import { useFocusReturn } from '../../components/ui/focus-return';
 import { Spinner } from '../../components/ui/spinner';
 import type { ClusterLifecycleMachine } from '../../machines/cluster-lifecycle/cluster-lifecycle.machine';
 import type { Cluster } from '../../services/clickhouse';
@@ -29,6 +30,9 @@ export const httpEndpoint = (cluster: Pick<Cluster, 'host' | 'httpPort' | 'secur
 export function ClusterLifecycleView({ actor }: { actor: ActorRefFrom<ClusterLifecycleMachine> }) {
   const state = useSelector(actor, (s) => s);
   const cluster = state.context.cluster;
+  const canDelete = state.can({ type: 'cluster.delete' });
+  // Cancelling the confirm reads the cluster again with the button disabled: focus comes back to it after.
+  const trigger = useFocusReturn<HTMLButtonElement>(canDelete);
   if (state.matches('loading') && !cluster) return <Spinner label="Loading the cluster" />;
   if (state.matches('gone')) return <Alert status="info">This cluster has been deleted.</Alert>;
   const busy = state.matches('creating') || state.matches('deleting') || state.matches('requestingDelete') || (cluster !== null && (cluster.status === 'creating' || cluster.status === 'deleting'));
@@ -46,7 +50,15 @@ export function ClusterLifecycleView({ actor }: { actor: ActorRefFrom<ClusterLif
         <Card
           title={cluster.name}
           headerAction={
-            <Button variant="outline" disabled={busy || !state.can({ type: 'cluster.delete' })} onClick={() => actor.send({ type: 'cluster.delete' })}>
+            <Button
+              ref={trigger.ref}
+              variant="outline"
+              disabled={busy || !canDelete}
+              onClick={() => {
+                trigger.start();
+                actor.send({ type: 'cluster.delete' });
+              }}
+            >
               {action} cluster
             </Button>
           }
@@ -101,6 +113,7 @@ export function ClusterLifecycleView({ actor }: { actor: ActorRefFrom<ClusterLif
           if (!open && state.matches('confirming')) actor.send({ type: 'cluster.cancel' });
         }}
         role="alertdialog"
+        finalFocus={trigger.ref}
         title={`${action} ${cluster?.name ?? 'cluster'}?`}
         description={
           external

@@ -8,6 +8,7 @@ import { HEPIC_GROUPS, roleConfirmText, type HepicGroup } from '../../../../cont
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { NativeSelect } from '../../../components/ui/field';
+import { useFocusReturn } from '../../../components/ui/focus-return';
 import { hepicRoleConfirmMachine, type HepicRoleConfirmMachine } from '../../../machines/hepic-role-confirm/hepic-role-confirm.machine';
 import { toast } from '../../../services/toast-store';
 
@@ -24,6 +25,8 @@ export function HepicRoleControl({ actor }: { actor: ActorRefFrom<HepicRoleConfi
   }));
   // While a change is asked for or being confirmed the select shows the chosen group; otherwise the saved one.
   const shown = view.requested && !view.cancelling ? view.requested : view.group;
+  // The select is disabled while the change is asked for, saved or undone: focus comes back to it after.
+  const select = useFocusReturn<HTMLSelectElement>(!view.busy && !view.confirming);
   return (
     <>
       <NativeSelect
@@ -31,7 +34,11 @@ export function HepicRoleControl({ actor }: { actor: ActorRefFrom<HepicRoleConfi
         value={shown}
         disabled={view.busy}
         aria-busy={view.busy || undefined}
-        onChange={(event) => actor.send({ type: 'role.select', group: event.target.value as HepicGroup })}
+        ref={select.ref}
+        onChange={(event) => {
+          select.start();
+          actor.send({ type: 'role.select', group: event.target.value as HepicGroup });
+        }}
       >
         {HEPIC_GROUPS.map((group) => (
           <option key={group} value={group}>
@@ -45,6 +52,7 @@ export function HepicRoleControl({ actor }: { actor: ActorRefFrom<HepicRoleConfi
           if (!open && view.confirming) actor.send({ type: 'role.cancel' });
         }}
         role="alertdialog"
+        finalFocus={select.ref}
         title="Update user role"
         description={view.prompt ?? (view.requested ? roleConfirmText(view.name, view.requested) : '')}
         footer={

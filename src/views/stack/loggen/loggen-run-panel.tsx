@@ -5,6 +5,7 @@ import type { ActorRefFrom } from 'xstate';
 import { css } from 'styled-system/css';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { useFocusReturn } from '../../../components/ui/focus-return';
 import { LOGGEN_DONE, LOGGEN_FAILED, runningLabel, type loggenRunMachine } from '../../../machines/loggen-run/loggen-run.machine';
 
 export type LoggenRunActor = ActorRefFrom<typeof loggenRunMachine>;
@@ -17,6 +18,8 @@ export function LoggenRunPanel({ actor, onSave, disabled }: { actor: LoggenRunAc
   const progress = useSelector(actor, (s) => s.context.progress);
   const error = useSelector(actor, (s) => s.context.error);
   const busy = state === 'checking' || state === 'saving' || state === 'running' || state === 'stopping';
+  // Stop goes away and Save and run is disabled while the run stops: focus comes to Save and run after.
+  const save = useFocusReturn<HTMLButtonElement>(!busy && !disabled);
   const percent = progress && progress.max > 0 ? Math.floor((progress.current / progress.max) * 100) : 0;
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
@@ -37,11 +40,18 @@ export function LoggenRunPanel({ actor, onSave, disabled }: { actor: LoggenRunAc
       )}
       <div className={css({ display: 'flex', gap: '3', justifyContent: 'flex-end' })}>
         {state === 'running' && (
-          <Button type="button" variant="outline" onClick={() => actor.send({ type: 'run.stop' })}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => {
+              save.start();
+              actor.send({ type: 'run.stop' });
+            }}
+          >
             Stop
           </Button>
         )}
-        <Button type="button" disabled={busy || disabled} loading={state === 'saving' || state === 'stopping' || state === 'checking'} onClick={onSave}>
+        <Button ref={save.ref} type="button" disabled={busy || disabled} loading={state === 'saving' || state === 'stopping' || state === 'checking'} onClick={onSave}>
           {state === 'running' ? runningLabel(progress) : 'Save and run'}
         </Button>
       </div>
