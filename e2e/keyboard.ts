@@ -13,6 +13,14 @@ export interface Focused {
   indicator: string | null;
 }
 
+/** Whether the element `focused` gave this id is still in the document. */
+async function stillOnPage(page: Page, id: number): Promise<boolean> {
+  return page.evaluate((wanted) => {
+    const known = (window as unknown as { __keyboardElements?: Map<number, WeakRef<Element>> }).__keyboardElements;
+    return known?.get(wanted)?.deref()?.isConnected ?? false;
+  }, id);
+}
+
 /** The focused element, its description and its focus indicator (null when none is drawn). */
 export async function focused(page: Page): Promise<Focused | null> {
   return page.evaluate(() => {
@@ -20,6 +28,9 @@ export async function focused(page: Page): Promise<Focused | null> {
     if (!el || el === document.body || el === document.documentElement) return null;
     const w = window as unknown as { __keyboardNext?: number };
     el.__keyboardId ??= w.__keyboardNext = (w.__keyboardNext ?? 0) + 1;
+    // Kept to tell later whether the element is still on the page (a toast's button goes when the toast does).
+    const known = ((window as unknown as { __keyboardElements?: Map<number, WeakRef<Element>> }).__keyboardElements ??= new Map());
+    known.set(el.__keyboardId, new WeakRef(el));
     const drawn = (node: Element | null | undefined): string | null => {
       if (!node) return null;
       const style = getComputedStyle(node);
@@ -95,6 +106,9 @@ export async function arrowTo(page: Page, select: Locator, value: string, key = 
  */
 export async function expectTabCycle(page: Page, within?: Locator, max = 200): Promise<void> {
   const seen = new Set<number>();
+  // What the cycle passed, for the message when it does not close.
+  const trail: string[] = [];
+  let firstLabel = '';
   let first: number | undefined;
   let previous: number | undefined;
   let outside = 0;
@@ -114,9 +128,14 @@ export async function expectTabCycle(page: Page, within?: Locator, max = 200): P
     expect(now.id, `Tab moves on from ${now.label} (a keyboard trap otherwise)`).not.toBe(previous);
     previous = now.id;
     if (now.id === first) break;
+    // The cycle closes on the control it started from; one that has left the page since (a toast's Dismiss button
+    // when the toast times out) can never be reached again, so the cycle starts over from here.
+    if (first !== undefined && !(await stillOnPage(page, first))) first = undefined;
+    if (first === undefined) firstLabel = now.label;
     first ??= now.id;
     seen.add(now.id);
-    if (i === max - 1) throw new Error(`Tab ${max} times never completed a cycle`);
+    trail.push(`${now.id} ${now.label}`);
+    if (i === max - 1) throw new Error(`Tab ${max} times never came back to where the cycle started (${first} ${firstLabel}); the last steps: ${trail.slice(-12).join(' → ')}`);
   }
   const missed = await page.evaluate((reached) => {
     const selector = 'a[href], button, input:not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"]), [role="combobox"]';
