@@ -31,3 +31,10 @@ export async function enterAcme(page: Page, by: 'mouse' | 'keyboard' = 'mouse'):
       page.request.fetch(`/api/${path}`, { method, headers: { Authorization: `Bearer ${tokens.at(-1)!.raw}` }, ...(data === undefined ? {} : { data }) }),
   };
 }
+
+/** A fresh project in Acme, made through the API; `name` gets a suffix so every call makes a new one. */
+export async function freshAcmeProject(session: AcmeSession, name: string): Promise<{ id: number; slug: string }> {
+  const created = await session.api('POST', 'projects/', { name: `${name} ${Date.now().toString(36)}` });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()) as { id: number; slug: string };
+}

@@ -8,19 +8,12 @@ import type { Page } from '@playwright/test';
 import { ROLE_UPDATED_MESSAGE, roleConfirmText } from '../contract/hepic';
 import { LOGGEN_RUNNING } from '../src/machines/loggen-run/loggen-run.machine';
 import { SAMPLE_USER_NAME } from '../src/machines/hepic-role-confirm/hepic-role-confirm.samples';
-import { enterAcme, type AcmeSession } from './acme-session';
+import { enterAcme, freshAcmeProject } from './acme-session';
 import { asRole, expect, test } from './fixtures';
 import { arrowTo, arrowToOption, expectFocusOn, expectTabCycle, tabTo, tabToControl, typeInto } from './keyboard';
 import { freshLoggen, ownerApi } from './loggen-lab';
 
 const PASSWORD = 'Keys-password-1';
-
-/** A fresh Acme project, made through the API. */
-async function freshProject(session: AcmeSession, name: string): Promise<{ id: number; slug: string }> {
-  const created = await session.api('POST', 'projects/', { name: `${name} ${Date.now().toString(36)}` });
-  expect(created.status()).toBe(201);
-  return (await created.json()) as { id: number; slug: string };
-}
 
 /** Tab to a field, select what it holds and type over it. */
 async function replaceIn(page: Page, label: RegExp, text: string) {
@@ -35,7 +28,7 @@ test.describe('keyboard only, the products', () => {
   test('creates a ClickHouse cluster, follows it to active and deletes it', async ({ page }) => {
     test.setTimeout(180_000);
     const session = await enterAcme(page, 'keyboard');
-    const project = await freshProject(session, 'Keyboard cluster');
+    const project = await freshAcmeProject(session, 'Keyboard cluster');
     await page.goto(`/${project.slug}/stack/add`);
     await expect(page.getByRole('heading', { level: 1, name: 'Add a product' })).toBeVisible();
     await tabTo(page, 'Add ClickHouse to this project');
@@ -130,7 +123,7 @@ test.describe('keyboard only, the products', () => {
   test('changes a Hepic role in the group select, cancels with Escape, then confirms', async ({ page }) => {
     test.setTimeout(120_000);
     const session = await enterAcme(page, 'keyboard');
-    const project = await freshProject(session, 'Keyboard Hepic');
+    const project = await freshAcmeProject(session, 'Keyboard Hepic');
     const query = `project_id=${project.id}`;
     const members = (await (await session.api('GET', 'organizations/users')).json()) as { id: string; email: string }[];
     const devId = members.find((m) => m.email === 'dev@example.com')!.id;

@@ -3,7 +3,7 @@
 // product. On each screen every control is reachable by Tab with its focus visible and Tab leaves again
 // (e2e/keyboard.ts); comboboxes take the first match on Enter. The products' own flows (a cluster's lifecycle, a
 // Loggen run, a Hepic role change) are walked in e2e/keyboard-products.spec.ts.
-import { enterAcme } from './acme-session';
+import { enterAcme, freshAcmeProject } from './acme-session';
 import { recordAccessTokens } from './access-tokens';
 import { demoAccounts, DEMO_PASSWORD } from './demo-accounts';
 import { asRole, expect, test } from './fixtures';
@@ -108,9 +108,7 @@ test.describe('keyboard only', () => {
     test('enables a product in a fresh project', async ({ page }) => {
       const session = await enterAcme(page, 'keyboard');
       await expect(page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: /^Acme/ })).toHaveAttribute('aria-current', 'true');
-      const created = await session.api('POST', 'projects/', { name: `keyboard ${Date.now()}` });
-      expect(created.status()).toBe(201);
-      const { slug } = (await created.json()) as { slug: string };
+      const { slug } = await freshAcmeProject(session, 'keyboard');
 
       await page.goto(`/${slug}/stack/add`);
       await expect(page.getByRole('heading', { level: 1, name: 'Add a product' })).toBeVisible();

@@ -9,7 +9,7 @@ import { PRODUCT_ERROR_MESSAGE, SELECT_PRICING_PLAN_MESSAGE, SELECT_STORAGE_MESS
 import { enableProductMachine } from '../src/machines/enable-product/enable-product.machine';
 import { SAMPLE_LOAD_FAILURE, SAMPLE_UNKNOWN_PRODUCT, enableProductSamples } from '../src/machines/enable-product/enable-product.samples';
 import type { ConfigOptions } from '../src/services/stack';
-import type { AcmeSession } from './acme-session';
+import { freshAcmeProject } from './acme-session';
 import { expect } from './fixtures';
 import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
@@ -47,12 +47,6 @@ const walkPage = ownerWalkPage(gated);
 // The project of the paths that enable nothing (the gate refuses, or the dialog is dismissed first).
 let untouched: { slug: string } | undefined;
 
-async function newProject(session: AcmeSession): Promise<{ slug: string }> {
-  const created = await session.api('POST', 'projects/', { name: `Enable walk ${Date.now().toString(36)}` });
-  expect(created.status(), await created.text()).toBe(201);
-  return (await created.json()) as { slug: string };
-}
-
 /** The server's catalogue with one more product, as a newer catalogue would list it. */
 const withUnknownProduct = (body: unknown) => [
   ...(body as unknown[]),
@@ -77,7 +71,7 @@ describeBrowserModel('enable product: generated paths in the browser', {
   async open({ browser, baseURL, path }) {
     const { page, session, gate } = await walkPage.open(browser, baseURL);
     const enables = path.steps.some((step) => step.event.type === 'xstate.done.actor.enableProduct');
-    const project = enables ? await newProject(session) : (untouched ??= await newProject(session));
+    const project = enables ? await freshAcmeProject(session, 'Enable walk') : (untouched ??= await freshAcmeProject(session, 'Enable walk'));
     const unknownProduct = path.steps.some((step) => step.event.type === 'enable.start' && startOf(step.event).productSlug === SAMPLE_UNKNOWN_PRODUCT);
     if (unknownProduct) gate.arm('catalogue');
     await page.goto(`/${project.slug}/stack/add`);

@@ -161,26 +161,20 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg().map((n) => n.toFixed(2)).join(' ');
   try {
     console.log(`Each run: 2 s warm-up, then ${DURATION} s at ${CONNECTIONS} connections against GET /api/projects/ ...`);
-    const runApi = async (label: string, env: Record<string, string>) => {
-      const api = await startChild('--serve-api', { BENCH_DATA_DIR: dataDir, ...env });
-      children.push(api.child);
-      await autocannon({ url: `http://127.0.0.1:${api.ready.port}${api.ready.path}`, connections: 10, duration: 2, headers: { authorization: `Bearer ${api.ready.token}` } });
-      const row = await measure(label, api.ready, api.child);
-      const exited = new Promise((resolve) => api.child.once('exit', resolve));
-      api.child.kill('SIGTERM');
+    // One server in its own process: started, warmed up for 2 s, measured, stopped.
+    const runServer = async (role: '--serve-api' | '--serve-raw-read', label: string, env: Record<string, string>) => {
+      const server = await startChild(role, env);
+      children.push(server.child);
+      const headers = server.ready.token ? { authorization: `Bearer ${server.ready.token}` } : {};
+      await autocannon({ url: `http://127.0.0.1:${server.ready.port}${server.ready.path}`, connections: 10, duration: 2, headers });
+      const row = await measure(label, server.ready, server.child);
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
       await exited;
-      return { row, ready: api.ready };
+      return { row, ready: server.ready };
     };
-    const runFloor = async (label: string, env: Record<string, string>) => {
-      const floor = await startChild('--serve-raw-read', { BENCH_BODY: api.ready.body!, ...env });
-      children.push(floor.child);
-      await autocannon({ url: `http://127.0.0.1:${floor.ready.port}${floor.ready.path}`, connections: 10, duration: 2 });
-      const row = await measure(label, floor.ready, floor.child);
-      const exited = new Promise((resolve) => floor.child.once('exit', resolve));
-      floor.child.kill('SIGTERM');
-      await exited;
-      return row;
-    };
+    const runApi = (label: string, env: Record<string, string>) => runServer('--serve-api', label, { BENCH_DATA_DIR: dataDir, ...env });
+    const runFloor = async (label: string, env: Record<string, string>) => (await runServer('--serve-raw-read', label, { BENCH_BODY: api.ready.body!, ...env })).row;
     const api = await runApi('API, PGlite, read cache on (default)', { READ_CACHE: 'on' });
     const rows = [api.row, (await runApi('API, PGlite, READ_CACHE=off', { READ_CACHE: 'off' })).row];
     // Floors: what a bare server gets with one database read per request (not held to the budget).

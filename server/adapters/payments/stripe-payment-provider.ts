@@ -28,6 +28,11 @@ export function formEncode(params: Record<string, unknown>, prefix = ''): string
   return parts;
 }
 
+/** The provider's refusal as the console reports it: its own message, 502 when the provider failed, else 400. */
+function refusal(status: number, body: { error?: { message?: string } }): PaymentProviderError {
+  return new PaymentProviderError(body.error?.message ?? 'The payment provider refused the request.', status >= 500 ? 502 : 400);
+}
+
 export function createStripePaymentProvider(options: StripeOptions): PaymentProvider {
   const doFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.apiBase ?? 'https://api.stripe.com/v1';
@@ -40,9 +45,7 @@ export function createStripePaymentProvider(options: StripeOptions): PaymentProv
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     const response = await doFetch(`${base}${path}`, { method, headers, body: formEncode(params).join('&') });
     const body = (await response.json()) as { error?: { message?: string } } & T;
-    if (!response.ok) {
-      throw new PaymentProviderError(body.error?.message ?? 'The payment provider refused the request.', response.status >= 500 ? 502 : 400);
-    }
+    if (!response.ok) throw refusal(response.status, body);
     return body;
   }
 
@@ -88,8 +91,7 @@ export function createStripePaymentProvider(options: StripeOptions): PaymentProv
         headers: { authorization: `Bearer ${options.secretKey}` },
       });
       if (response.ok || response.status === 404) return;
-      const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-      throw new PaymentProviderError(body.error?.message ?? 'The payment provider refused the request.', response.status >= 500 ? 502 : 400);
+      throw refusal(response.status, (await response.json().catch(() => ({}))) as { error?: { message?: string } });
     },
     async chargeInvoice(account, charge) {
       // An off-session PaymentIntent on the card on file; a decline is an answer the ledger records on the invoice.

@@ -3,6 +3,7 @@ import { Portal } from '@ark-ui/react/portal';
 import type { ReactNode, RefObject } from 'react';
 import { css, cx } from 'styled-system/css';
 import { dialog } from 'styled-system/recipes/dialog';
+import { focusIsNowhere } from './focus-return';
 
 export type DialogProps = {
   open: boolean;
@@ -24,8 +25,7 @@ export type DialogProps = {
 
 /** Once the dialog is gone (the frame after its exit, when its content has left the page), focus back on its opener when focus was left nowhere (a disabled opener stays unfocused; see useFocusReturn). */
 function returnFocus(finalFocus: RefObject<HTMLElement | null> | undefined) {
-  const active = document.activeElement;
-  if (!active || active === document.body) finalFocus?.current?.focus();
+  if (focusIsNowhere()) finalFocus?.current?.focus();
 }
 
 /** A modal that closes on outside click and on Escape (spec 000 section 4), focus trapped while open. */

@@ -4,6 +4,12 @@
 // as the dialog's finalFocus too: whichever comes last, the control enabled again or the dialog gone, focuses it.
 import { useEffect, useRef } from 'react';
 
+/** Nothing on the page has the keyboard focus (it fell to the document when its control went away or was disabled). */
+export function focusIsNowhere(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body;
+}
+
 export function useFocusReturn<T extends HTMLElement>(usable: boolean) {
   const ref = useRef<T>(null);
   const started = useRef(false);
@@ -11,8 +17,7 @@ export function useFocusReturn<T extends HTMLElement>(usable: boolean) {
     if (!usable || !started.current) return;
     started.current = false;
     // Only when focus is nowhere: a person who moved on elsewhere keeps their place.
-    const active = document.activeElement;
-    if (!active || active === document.body) ref.current?.focus();
+    if (focusIsNowhere()) ref.current?.focus();
   }, [usable]);
   /** Call when the control starts its flow. */
   const start = () => {
