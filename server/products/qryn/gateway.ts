@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gunzipSync, inflateSync } from 'node:zlib';
-import { uncompressSync } from 'snappy';
 import type { Queryable } from '../../db/database';
 import { Batch, IngestError } from './ingest/batch';
 import { decodeBulk } from './ingest/elastic';
@@ -10,8 +8,14 @@ import { decodeRemoteWrite } from './ingest/prometheus';
 import { decodeOtlp, decodeOtlpProto, decodeZipkin } from './ingest/traces';
 import type { Writer } from './ingest/writer';
 import { findInstance, findInstanceByCredentials, findToken, hashSecret, type QrynInstanceRow } from './qryn-repository';
-import { createReader, parseStep, parseTime } from './read';
 import { StorageError, type StorageClient } from './storage-client';
+import {
+  contentType, empty, HttpError, parseJsonBody as json, readBody as readRaw, sendError, sendJson, text, unsnappy,
+  type Access, type ReadApi, type ReadRequest, type Scope,
+} from './gateway-http';
+import { lokiApi } from './loki-api';
+import { prometheusApi } from './prometheus-api';
+import { tempoApi } from './tempo-api';
 
 // The ingestion gateway and read side of every instance, on the platform's origin under GATEWAY_PREFIX:
 //   {PUBLIC_URL}/qryn/{instanceId}/loki/api/v1/push, …/api/v1/prom/remote/write, …/api/v1/query_range, …
@@ -21,20 +25,14 @@ import { StorageError, type StorageClient } from './storage-client';
 
 export const GATEWAY_PREFIX = '/qryn';
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const MAX_DECODED_BYTES = 64 * 1024 * 1024;
 const AUTH_CACHE_MS = 2_000;
 /** How long the server-side cache (the Config page's switch) keeps a label or series lookup. */
 export const LOOKUP_CACHE_MS = 30_000;
 const LOOKUP_CACHE_ENTRIES = 5_000;
-/** The gateway's answer to the drilldown's calls while the Config page's switch is off. */
-export const DRILLDOWN_OFF_MESSAGE = 'Logs drilldown is turned off for this instance: turn it on in the Config page of the console.';
+export { DRILLDOWN_OFF_MESSAGE } from './loki-api';
 
-type Scope = 'read' | 'write';
-interface Access {
-  instance: QrynInstanceRow;
-  scopes: Set<Scope>;
-}
+/** The read APIs, asked in turn for a path that is not a push. */
+const READ_APIS: ReadApi[] = [prometheusApi, lokiApi, tempoApi];
 
 export interface GatewayDeps {
   db: Queryable;
@@ -43,16 +41,6 @@ export interface GatewayDeps {
   storage(instance: QrynInstanceRow): Promise<StorageClient>;
   nowMs(): number;
   log(message: string): void;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
 }
 
 export function createGateway(deps: GatewayDeps) {
@@ -139,52 +127,6 @@ export function createGateway(deps: GatewayDeps) {
     }
   }
 
-  async function readRaw(req: IncomingMessage): Promise<Buffer> {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      req.resume();
-      throw new HttpError(413, `The body must be at most ${MAX_BODY_BYTES} bytes.`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw new HttpError(413, `The body must be at most ${MAX_BODY_BYTES} bytes.`);
-      chunks.push(chunk as Buffer);
-    }
-    const raw = Buffer.concat(chunks);
-    const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-    try {
-      if (encoding === 'gzip') return gunzipSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
-      if (encoding === 'deflate') return inflateSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
-    } catch (error) {
-      if (error instanceof HttpError || error instanceof IngestError) throw error;
-      throw new IngestError(`The body could not be decompressed (${encoding}).`);
-    }
-    // Prometheus sends `Content-Encoding: snappy` with remote write; the protobuf paths always decompress snappy.
-    if (encoding && encoding !== 'identity' && encoding !== 'snappy') throw new HttpError(415, `Unsupported content encoding "${encoding.slice(0, 20)}".`);
-    return raw;
-  }
-
-  const contentType = (req: IncomingMessage) => String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-
-  function json(raw: Buffer): unknown {
-    try {
-      return JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new IngestError('The body is not valid JSON.');
-    }
-  }
-
-  async function formParams(req: IncomingMessage, url: URL): Promise<URLSearchParams> {
-    const params = new URLSearchParams(url.search);
-    if (req.method === 'POST') {
-      if (contentType(req) !== 'application/x-www-form-urlencoded') throw new HttpError(415, 'Send the parameters form-encoded (application/x-www-form-urlencoded).');
-      for (const [k, v] of new URLSearchParams((await readRaw(req)).toString('utf8'))) params.append(k, v);
-    }
-    return params;
-  }
-
   async function push(access: Access, batch: Batch): Promise<void> {
     if (batch.size === 0) return;
     const client = await deps.storage(access.instance);
@@ -246,107 +188,17 @@ export function createGateway(deps: GatewayDeps) {
       }
     }
 
-    const reader = createReader(await deps.storage(access.instance), access.instance.database_name);
-    const now = nowNs();
-    const hour = 3600n * 1_000_000_000n;
-    if (method === 'GET' && path === '/loki/api/v1/labels') {
-      const range = lokiRange(url.searchParams, now, hour);
-      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelNames('logs', range)));
-    }
-    const lokiValues = /^\/loki\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
-    if (method === 'GET' && lokiValues) {
-      const range = lokiRange(url.searchParams, now, hour);
-      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelValues('logs', decodeURIComponent(lokiValues[1]), range)));
-    }
-    if ((method === 'GET' || method === 'POST') && path === '/loki/api/v1/index/volume') {
-      // The logs drilldown's call: answered only while the instance's drilldown switch is on.
-      if (!access.instance.use_drilldown) throw new HttpError(404, DRILLDOWN_OFF_MESSAGE);
-      const params = await formParams(req, url);
-      const query = params.get('query');
-      if (!query) throw new IngestError('The query parameter is required.');
-      const range = lokiRange(params, now, hour);
-      const limit = Number(params.get('limit') ?? 100);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw new IngestError('The limit must be a whole number from 1 to 5000.');
-      const volume = await reader.logVolume(query, range, limit);
-      const at = Number(range.endNs / 1_000_000n) / 1000;
-      return success(res, {
-        resultType: 'vector',
-        result: volume.map((v) => ({ metric: v.stream, value: [at, String(v.bytes)], lines: v.lines })),
-      });
-    }
-    if ((method === 'GET' || method === 'POST') && (path === '/loki/api/v1/query_range' || path === '/loki/api/v1/query')) {
-      const params = await formParams(req, url);
-      const query = params.get('query');
-      if (!query) throw new IngestError('The query parameter is required.');
-      const range = path.endsWith('query')
-        ? { startNs: parseTime(params.get('time') ?? undefined, now, 'loki') - hour, endNs: parseTime(params.get('time') ?? undefined, now, 'loki') }
-        : lokiRange(params, now, hour);
-      const limit = Number(params.get('limit') ?? 100);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 5000) throw new IngestError('The limit must be a whole number from 1 to 5000.');
-      const direction = (params.get('direction') ?? 'backward').toLowerCase();
-      if (direction !== 'backward' && direction !== 'forward') throw new IngestError('The direction must be backward or forward.');
-      const result = await reader.logStreams(query, range, limit, direction);
-      return success(res, { resultType: 'streams', result, stats: { summary: { totalEntriesReturned: result.reduce((n, s) => n + s.values.length, 0) } } });
-    }
-    if ((method === 'GET' || method === 'POST') && path === '/api/v1/query_range') {
-      const params = await formParams(req, url);
-      const query = params.get('query');
-      if (!query) throw new IngestError('The query parameter is required.');
-      const start = parseTime(params.get('start') ?? undefined, now - hour, 'prometheus');
-      const end = parseTime(params.get('end') ?? undefined, now, 'prometheus');
-      return success(res, { resultType: 'matrix', result: await reader.matrix(query, start, end, parseStep(params.get('step') ?? undefined)) });
-    }
-    if ((method === 'GET' || method === 'POST') && path === '/api/v1/query') {
-      const params = await formParams(req, url);
-      const query = params.get('query');
-      if (!query) throw new IngestError('The query parameter is required.');
-      const time = parseTime(params.get('time') ?? undefined, now, 'prometheus');
-      const matrix = await reader.matrix(query, time, time, 1_000_000_000n);
-      return success(res, { resultType: 'vector', result: matrix.map((m) => ({ metric: m.metric, value: m.values[0] })) });
-    }
-    if ((method === 'GET' || method === 'POST') && path === '/api/v1/series') {
-      const params = await formParams(req, url);
-      const selectors = params.getAll('match[]');
-      if (selectors.length === 0) throw new IngestError('At least one match[] selector is required.');
-      const range = promRange(params, now);
-      return success(res, await lookup(res, access, `${path}|${dayKey(range)}|${JSON.stringify(selectors)}`, () => reader.series(selectors, range)));
-    }
-    if ((method === 'GET' || method === 'POST') && path === '/api/v1/labels') {
-      const params = await formParams(req, url);
-      const range = promRange(params, now);
-      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelNames('metrics', range)));
-    }
-    const promValues = /^\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
-    if (method === 'GET' && promValues) {
-      const range = promRange(url.searchParams, now);
-      return success(res, await lookup(res, access, `${path}|${dayKey(range)}`, () => reader.labelValues('metrics', decodeURIComponent(promValues[1]), range)));
-    }
-    const trace = /^\/(?:tempo\/)?api\/traces\/([0-9a-fA-F]{1,32})$/.exec(path);
-    if (method === 'GET' && trace) {
-      const batches = await reader.trace(trace[1]);
-      if (batches.length === 0) throw new HttpError(404, 'Trace not found.');
-      return sendJson(res, 200, { batches });
-    }
-    if (method === 'GET' && path === '/api/v1/status/buildinfo') {
-      // Prometheus-compatible reads; Grafana reads the version to choose its query features.
-      return success(res, { version: '2.45.0', revision: 'qryn-platform', branch: 'qryn', buildUser: 'platform', buildDate: '', goVersion: '' });
-    }
+    const request: ReadRequest = {
+      req, res, method, path, url, access,
+      storage: await deps.storage(access.instance),
+      nowNs: nowNs(),
+      lookup: (key, compute) => lookup(res, access, key, compute),
+      dayKey,
+      log: deps.log,
+    };
+    for (const api of READ_APIS) if (await api(request)) return;
     if (PUSH_PATHS.some((p) => p.test(path))) throw new HttpError(405, 'Use POST to push data.', { allow: 'POST' });
     throw new HttpError(404, `There is no qryn call at ${path}.`);
-  }
-
-  const DAY = 86_400n * 1_000_000_000n;
-  function lokiRange(params: URLSearchParams, now: bigint, hour: bigint) {
-    const endNs = parseTime(params.get('end') ?? undefined, now, 'loki');
-    const startNs = parseTime(params.get('start') ?? undefined, endNs - hour, 'loki');
-    if (startNs > endNs) throw new IngestError('The start time must not be after the end time.');
-    return { startNs, endNs };
-  }
-  function promRange(params: URLSearchParams, now: bigint) {
-    const endNs = parseTime(params.get('end') ?? undefined, now, 'prometheus');
-    const startNs = parseTime(params.get('start') ?? undefined, endNs - DAY, 'prometheus');
-    if (startNs > endNs) throw new IngestError('The start time must not be after the end time.');
-    return { startNs, endNs };
   }
 
   return {
@@ -379,8 +231,6 @@ export function createGateway(deps: GatewayDeps) {
   };
 }
 
-export type Gateway = ReturnType<typeof createGateway>;
-
 const PUSH_PATHS = [
   /^\/loki\/api\/v1\/push$/,
   /^\/api\/prom\/push$/,
@@ -391,45 +241,4 @@ const PUSH_PATHS = [
   /^\/v1\/traces$/,
 ];
 
-/** Snappy block format (Loki protobuf, remote write); the declared length is checked before decompressing. */
-function unsnappy(raw: Buffer): Buffer {
-  let length = 0;
-  let shift = 0;
-  for (let i = 0; i < Math.min(raw.length, 5); i++) {
-    length += (raw[i] & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((raw[i] & 0x80) === 0) break;
-  }
-  if (raw.length === 0) throw new IngestError('The body is empty: a snappy-compressed protobuf message was expected.');
-  if (length > MAX_DECODED_BYTES) throw new HttpError(413, 'The decompressed body is too large.');
-  try {
-    return uncompressSync(raw, { asBuffer: true }) as Buffer;
-  } catch {
-    throw new IngestError('The body is not snappy-compressed (block format).');
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
-  res.end(payload);
-}
-
-const success = (res: ServerResponse, data: unknown) => sendJson(res, 200, { status: 'success', data });
-
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify({ status: 'error', errorType: status === 400 ? 'bad_data' : 'error', error: message, message });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store', ...headers });
-  res.end(payload);
-}
-
-function empty(res: ServerResponse, status: number): void {
-  res.writeHead(status, { 'cache-control': 'no-store' });
-  res.end();
-}
-
-function text(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
+export type Gateway = ReturnType<typeof createGateway>;
