@@ -1,7 +1,7 @@
 import { IngestError } from './ingest/batch';
 import { formParams, HttpError, success, type ReadRequest } from './gateway-http';
-import { createReader, parseTime } from './read';
-import { lokiRange } from './time-params';
+import { createReader } from './read';
+import { lokiRange, parseTime } from './time-params';
 
 // The Loki HTTP API of an instance (what Grafana's Loki datasource and Explore call).
 

@@ -1,7 +1,7 @@
 import { IngestError } from './ingest/batch';
 import { formParams, success, type ReadRequest } from './gateway-http';
-import { createReader, parseStep, parseTime } from './read';
-import { promRange } from './time-params';
+import { createReader } from './read';
+import { parseStep, parseTime, promRange } from './time-params';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls).
 

@@ -1,12 +1,11 @@
 import { identifier, literal, type StorageClient } from './storage-client';
-import { IngestError, type SeriesType } from './ingest/batch';
+import type { SeriesType } from './ingest/batch';
 import { parseLogQuery, parseSeriesSelector, type LineFilter, type Matcher } from './selectors';
+import { ReadError } from './read-error';
 
 // The read side: Loki's labels, label values and query_range (stream selectors and line filters), Prometheus'
 // query_range, query, series and labels for series selectors. Selectors are turned into SQL over the label index
 // (series_labels); values are passed as escaped literals (ClickHouse 18.16 has no query parameters).
-
-export class ReadError extends IngestError {}
 
 const NS_PER_S = 1_000_000_000n;
 const LOOKBACK_NS = 5n * 60n * NS_PER_S;
@@ -19,29 +18,6 @@ export interface TimeRange {
 
 const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
 const dateClause = (range: TimeRange) => `date BETWEEN toDate('${day(range.startNs)}') AND toDate('${day(range.endNs)}')`;
-
-/** Loki and Prometheus times: nanoseconds (Loki), seconds with fraction, or RFC 3339. */
-export function parseTime(value: string | undefined, fallbackNs: bigint, unit: 'loki' | 'prometheus'): bigint {
-  if (value === undefined || value === '') return fallbackNs;
-  if (/^\d+$/.test(value) && unit === 'loki' && value.length > 12) return BigInt(value);
-  if (/^-?\d+(\.\d+)?$/.test(value)) {
-    const [whole, fraction = ''] = value.split('.');
-    return BigInt(whole) * NS_PER_S + BigInt(fraction.padEnd(9, '0').slice(0, 9)) * (whole.startsWith('-') ? -1n : 1n);
-  }
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new ReadError(`Invalid time "${value.slice(0, 40)}".`);
-  return BigInt(ms) * 1_000_000n;
-}
-
-/** A Prometheus step: seconds (with fraction) or a duration such as 15s, 1m, 1h. */
-export function parseStep(value: string | undefined): bigint {
-  if (!value) throw new ReadError('The step parameter is required.');
-  const units: Record<string, bigint> = { ms: 1_000_000n, s: NS_PER_S, m: 60n * NS_PER_S, h: 3600n * NS_PER_S, d: 86_400n * NS_PER_S };
-  const duration = /^(\d+)(ms|s|m|h|d)$/.exec(value);
-  const ns = duration ? BigInt(duration[1]) * units[duration[2]] : /^\d+(\.\d+)?$/.test(value) ? parseTime(value, 0n, 'prometheus') : -1n;
-  if (ns <= 0n) throw new ReadError('The step must be a positive duration.');
-  return ns;
-}
 
 function predicate(m: Matcher): string {
   switch (m.op) {
