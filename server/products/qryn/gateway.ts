@@ -14,6 +14,7 @@ import {
   type Access, type ReadApi, type ReadRequest, type Scope,
 } from './gateway-http';
 import { lokiApi } from './loki-api';
+import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
 import { tempoApi } from './tempo-api';
 
@@ -29,10 +30,10 @@ const AUTH_CACHE_MS = 2_000;
 /** How long the server-side cache (the Config page's switch) keeps a label or series lookup. */
 export const LOOKUP_CACHE_MS = 30_000;
 const LOOKUP_CACHE_ENTRIES = 5_000;
-export { DRILLDOWN_OFF_MESSAGE } from './loki-api';
+export { DRILLDOWN_OFF_MESSAGE } from './loki-metadata-api';
 
 /** The read APIs, asked in turn for a path that is not a push. */
-const READ_APIS: ReadApi[] = [prometheusApi, lokiApi, tempoApi];
+const READ_APIS: ReadApi[] = [prometheusApi, lokiApi, lokiMetadataApi, tempoApi];
 
 export interface GatewayDeps {
   db: Queryable;
