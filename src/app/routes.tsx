@@ -4,7 +4,7 @@
 // that exports the named component. Links to an area (sidebar, menus) show only when hasArea(id) is true, so an
 // area that is not registered never leads to a blank page. See docs/console.md.
 import { createElement, type ComponentType } from 'react';
-import type { ActionFunction, RouteObject } from 'react-router';
+import { useParams, type ActionFunction, type RouteObject } from 'react-router';
 import type { ProductSlug } from '../../contract/products';
 
 export type AreaId =
@@ -47,16 +47,25 @@ const view =
   async (): Promise<ComponentType> =>
     (await loader())[name] as ComponentType;
 
-/** A product's pages inside the stack's guard (enabled, usable by this person; the document title). */
+/**
+ * A product's pages inside the stack's guard (enabled, usable by this person; the document title). The page title
+ * is fixed, or follows the path below the product (`create`, `auth` …) for products with several pages.
+ */
 const productArea =
-  <M extends Record<string, unknown>>(productSlug: ProductSlug, pageTitle: string, loader: () => Promise<M>, name: keyof M & string) =>
+  <M extends Record<string, unknown>>(productSlug: ProductSlug, pageTitle: string | ((subpath: string) => string), loader: () => Promise<M>, name: keyof M & string) =>
   async (): Promise<ComponentType> => {
     const [{ RequireIntegration }, module] = await Promise.all([import('../views/stack/require-integration'), loader()]);
     const Page = module[name] as ComponentType;
     return function ProductArea() {
-      return createElement(RequireIntegration, { productSlug, pageTitle, children: createElement(Page) });
+      const subpath = useParams()['*'] ?? '';
+      return createElement(RequireIntegration, { productSlug, pageTitle: typeof pageTitle === 'string' ? pageTitle : pageTitle(subpath), children: createElement(Page) });
     };
   };
+
+/** Page titles below stack/clickhouse and stack/hepic (spec 001 §2: the product name, then the page's own title). */
+export const clickhousePageTitle = (subpath: string) => (subpath.split('/')[0] === 'create' ? 'Create cluster' : 'Clusters');
+export const hepicPageTitle = (subpath: string) =>
+  ({ 'data-ingestion': 'Data Ingestion', auth: 'Auth', config: 'Config' })[subpath.split('/')[0]] ?? 'Overview';
 
 export const AREAS: AreaRoute[] = [
   { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
@@ -67,12 +76,12 @@ export const AREAS: AreaRoute[] = [
   { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
   { id: 'billing', scope: 'both', path: 'billing', load: view(() => import('../views/billing/billing-settings-view'), 'BillingSettingsView') },
   { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
-  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', 'Clusters', () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', clickhousePageTitle, () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
   {
     id: 'hepic',
     scope: 'project',
     path: 'stack/hepic/*',
-    load: productArea('hepic', 'Overview', () => import('../views/stack/hepic/hepic-area'), 'HepicArea'),
+    load: productArea('hepic', hepicPageTitle, () => import('../views/stack/hepic/hepic-area'), 'HepicArea'),
     action: async () => (await import('../views/stack/hepic/hepic-actions')).hepicAction,
   },
   { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },

@@ -5,9 +5,10 @@ import { trialText } from '../../src/views/stack/integration-status-badge';
 const integration = (slug: string, status = 'active', isUserActive = true) => ({ status, isUserActive, isAvailable: true, product: { slug, name: slug } });
 
 describe('stack rules', () => {
-  it('cards: cancelled ones are gone, Grafana only for its listed users, Hepic stays (unlinked) for others', () => {
+  it('cards: cancelled ones are gone, Grafana and Hepic only for their listed users', () => {
     const list = [integration('qryn'), integration('grafana', 'active', false), integration('hepic', 'active', false), integration('loggen', 'cancelled_by_user')];
-    expect(stackCards(list).map((i) => i.product.slug)).toEqual(['qryn', 'hepic']);
+    expect(stackCards(list).map((i) => i.product.slug)).toEqual(['qryn']);
+    expect(stackCards([integration('hepic', 'active', true), integration('grafana', 'trial', true)]).map((i) => i.product.slug)).toEqual(['hepic', 'grafana']);
     expect(unavailableReason(integration('hepic', 'active', false), false)).toBe(ASK_ADMIN_TEXT);
     expect(unavailableReason(integration('qryn', 'suspended'), true)).toBe(PERMISSIONS_NEEDED_TEXT);
     expect(unavailableReason(integration('qryn', 'suspended'), false)).toBeNull();

@@ -14,10 +14,10 @@ import { Card } from '../../components/ui/card';
 import { Field, Input } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { clusterLifecycleMachine } from '../../machines/cluster-lifecycle/cluster-lifecycle.machine';
-import { deleteCluster, getCluster, getClusterMetrics, listClusters, updateIpSafeList, type Cluster } from '../../services/clickhouse';
+import { deleteCluster, getCluster, listClusters, updateIpSafeList, type Cluster } from '../../services/clickhouse';
 import { toast } from '../../services/toast-store';
 import { ClusterLifecycleView } from './cluster-lifecycle-view';
-import { ClusterMetricsCard, METRICS_REFRESH_MS } from './cluster-metrics-card';
+import { ClusterMetricsCard, clusterMetricsQuery } from './cluster-metrics-card';
 import { CreateClusterView } from './create-cluster-view';
 import { CancelSubscriptionButton } from '../stack/cancel-subscription-dialog';
 import { useShellData } from '../shell/use-shell-data';
@@ -33,16 +33,17 @@ function useClusters(projectId: number) {
   return useQuery({ queryKey: ['clickhouse', 'clusters', projectId], queryFn: () => listClusters(projectId), staleTime: STALE_MS, retry: false });
 }
 
-function ClickhouseIndex() {
+function ClickhouseIndex({ readOnly }: { readOnly: boolean }) {
   const projectId = useProjectId();
   const clusters = useClusters(projectId);
   if (clusters.isLoading) return <Spinner label="Loading the clusters" />;
   if (clusters.isError) return <Alert status="error" title="We encountered an error while fetching some data.">Please reload the page, and contact support if the problem persists.</Alert>;
   const first = (clusters.data ?? []).find((c) => c.status !== 'deleting');
+  if (!first && readOnly) return <NoClustersYet />;
   return <Navigate to={first ? `cluster/${first.id}` : 'create'} replace />;
 }
 
-function ClusterNav({ projectId, selected }: { projectId: number; selected: number }) {
+function ClusterNav({ projectId, selected, readOnly }: { projectId: number; selected: number; readOnly: boolean }) {
   const clusters = useClusters(projectId);
   const live = (clusters.data ?? []).filter((c) => c.status !== 'deleting');
   return (
@@ -55,28 +56,26 @@ function ClusterNav({ projectId, selected }: { projectId: number; selected: numb
             </Link>
           </li>
         ))}
-        <li>
-          <Link to="../create">New cluster</Link>
-        </li>
+        {/* Read-only members create, delete and configure nothing (spec 001 §6): no action they cannot use. */}
+        {!readOnly && (
+          <li>
+            <Link to="../create">New cluster</Link>
+          </li>
+        )}
       </ul>
     </nav>
   );
+}
+
+function NoClustersYet() {
+  return <Alert status="info" title="This project has no ClickHouse cluster yet.">A member with write access can create one.</Alert>;
 }
 
 // Section 9: 70% free or more is good, 40-69% warn, below 40% bad.
 const LEVEL_COLOUR = { good: '#16a34a', warn: '#d97706', bad: '#dc2626' } as const;
 
 function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
-  const metrics = useQuery({
-    queryKey: ['clickhouse', 'metrics', projectId, cluster.name, 'space'],
-    queryFn: () => {
-      const end = Math.floor(Date.now() / 1000);
-      return getClusterMetrics(projectId, cluster.name, { start: end - 3600, end });
-    },
-    staleTime: STALE_MS,
-    refetchInterval: METRICS_REFRESH_MS,
-    retry: false,
-  });
+  const metrics = useQuery(clusterMetricsQuery(projectId, cluster.name));
   return (
     <Card title="Available space">
       {metrics.isLoading && <Spinner label="Loading the available space" />}
@@ -117,7 +116,7 @@ function AvailableSpace({ projectId, cluster }: { projectId: number; cluster: Cl
   );
 }
 
-function ConfigCard({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
+function ConfigCard({ projectId, cluster, readOnly }: { projectId: number; cluster: Cluster; readOnly: boolean }) {
   const queryClient = useQueryClient();
   const [text, setText] = useState(cluster.ipSafeList.join(', '));
   const [error, setError] = useState<string | null>(null);
@@ -137,6 +136,13 @@ function ConfigCard({ projectId, cluster }: { projectId: number; cluster: Cluste
       setSaving(false);
     }
   };
+  if (readOnly) {
+    return (
+      <Card title="Configuration">
+        <p>IP safe list: {cluster.ipSafeList.length > 0 ? cluster.ipSafeList.join(', ') : 'every address is allowed'}</p>
+      </Card>
+    );
+  }
   return (
     <Card title="Configuration">
       <Field label="IP safe list" helperText="Comma-separated IPv4 addresses with an optional /0-32. Empty allows every address." errorText={error ?? undefined}>
@@ -149,15 +155,15 @@ function ConfigCard({ projectId, cluster }: { projectId: number; cluster: Cluste
   );
 }
 
-function ClusterPage() {
+function ClusterPage({ readOnly }: { readOnly: boolean }) {
   const projectId = useProjectId();
   const clusterId = Number(useParams().clusterId);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  return <ClusterPageBody key={clusterId} projectId={projectId} clusterId={clusterId} onGone={() => navigate('..', { replace: true })} invalidate={() => queryClient.invalidateQueries({ queryKey: ['clickhouse'] })} />;
+  return <ClusterPageBody key={clusterId} readOnly={readOnly} projectId={projectId} clusterId={clusterId} onGone={() => navigate('..', { replace: true })} invalidate={() => queryClient.invalidateQueries({ queryKey: ['clickhouse'] })} />;
 }
 
-function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { projectId: number; clusterId: number; onGone: () => void; invalidate: () => void }) {
+function ClusterPageBody({ projectId, clusterId, readOnly, onGone, invalidate }: { projectId: number; clusterId: number; readOnly: boolean; onGone: () => void; invalidate: () => void }) {
   const clusters = useClusters(projectId);
   const cluster = clusters.data?.find((c) => c.id === clusterId);
   const queryClient = useQueryClient();
@@ -185,12 +191,12 @@ function ClusterPageBody({ projectId, clusterId, onGone, invalidate }: { project
   }, [status, projectId, queryClient]);
   return (
     <section aria-label="ClickHouse cluster">
-      <ClusterNav projectId={projectId} selected={clusterId} />
-      <ClusterLifecycleView actor={actor} />
+      <ClusterNav projectId={projectId} selected={clusterId} readOnly={readOnly} />
+      <ClusterLifecycleView actor={actor} readOnly={readOnly} />
       <GoneLink actor={actor} onGone={onGone} />
       {shown && (shown.status === 'active' || shown.status === 'external') && <AvailableSpace projectId={projectId} cluster={shown} />}
       {shown && (shown.status === 'active' || shown.status === 'external') && <ClusterMetricsCard projectId={projectId} cluster={shown} />}
-      {shown && !shown.isExternal && <ConfigCard key={shown.status} projectId={projectId} cluster={shown} />}
+      {shown && !shown.isExternal && <ConfigCard key={shown.status} projectId={projectId} cluster={shown} readOnly={readOnly} />}
     </section>
   );
 }
@@ -210,9 +216,9 @@ export function ClickhouseArea() {
         {currentProject && !readOnly && <CancelSubscriptionButton productSlug="clickhouse" productName="ClickHouse" projectId={currentProject.id} projectSlug={currentProject.slug} />}
       </header>
       <Routes>
-        <Route index element={<ClickhouseIndex />} />
-        <Route path="create" element={<CreateClusterView />} />
-        <Route path="cluster/:clusterId" element={<ClusterPage />} />
+        <Route index element={<ClickhouseIndex readOnly={readOnly} />} />
+        <Route path="create" element={readOnly ? <NoClustersYet /> : <CreateClusterView />} />
+        <Route path="cluster/:clusterId" element={<ClusterPage readOnly={readOnly} />} />
       </Routes>
     </>
   );

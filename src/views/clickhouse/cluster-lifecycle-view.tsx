@@ -27,7 +27,7 @@ export const clientCommand = (cluster: Pick<Cluster, 'host' | 'tcpPort' | 'admin
   `clickhouse-client --host ${cluster.host} --port ${cluster.tcpPort} --user ${cluster.adminUser}${cluster.secure ? ' --secure' : ''} --password`;
 export const httpEndpoint = (cluster: Pick<Cluster, 'host' | 'httpPort' | 'secure'>) => `${cluster.secure ? 'https' : 'http'}://${cluster.host}:${cluster.httpPort}`;
 
-export function ClusterLifecycleView({ actor }: { actor: ActorRefFrom<ClusterLifecycleMachine> }) {
+export function ClusterLifecycleView({ actor, readOnly = false }: { actor: ActorRefFrom<ClusterLifecycleMachine>; readOnly?: boolean }) {
   const state = useSelector(actor, (s) => s);
   const cluster = state.context.cluster;
   const canDelete = state.can({ type: 'cluster.delete' });
@@ -50,17 +50,19 @@ export function ClusterLifecycleView({ actor }: { actor: ActorRefFrom<ClusterLif
         <Card
           title={cluster.name}
           headerAction={
-            <Button
-              ref={trigger.ref}
-              variant="outline"
-              disabled={busy || !canDelete}
-              onClick={() => {
-                trigger.start();
-                actor.send({ type: 'cluster.delete' });
-              }}
-            >
-              {action} cluster
-            </Button>
+            readOnly ? undefined : (
+              <Button
+                ref={trigger.ref}
+                variant="outline"
+                disabled={busy || !canDelete}
+                onClick={() => {
+                  trigger.start();
+                  actor.send({ type: 'cluster.delete' });
+                }}
+              >
+                {action} cluster
+              </Button>
+            )
           }
         >
           <p>

@@ -46,23 +46,31 @@ function Chart({ title, points, field, from, to }: { title: string; points: read
   return <div ref={ref} role="img" aria-label={`${title} chart`} />;
 }
 
-export function ClusterMetricsCard({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
-  const [range, setRange] = useState<number>(3600);
-  const [node, setNode] = useState('');
-  const [database, setDatabase] = useState('');
-  const metadata = useQuery({ queryKey: ['clickhouse', 'metadata', projectId, cluster.name], queryFn: () => getClusterMetadata(projectId, cluster.name), staleTime: 10_000, retry: false });
-  const metrics = useQuery({
-    queryKey: ['clickhouse', 'metrics', projectId, cluster.name, range, node, database],
+/**
+ * The metrics of a cluster over the last `range` seconds. The available-space card reads the same query with the
+ * defaults (last hour, every node and database), so the page sends one request per refresh, not one per card.
+ */
+export function clusterMetricsQuery(projectId: number, clusterName: string, range = 3600, node = '', database = '') {
+  return {
+    queryKey: ['clickhouse', 'metrics', projectId, clusterName, range, node, database],
     queryFn: async () => {
       const end = Math.floor(Date.now() / 1000);
-      const data = await getClusterMetrics(projectId, cluster.name, { start: end - range, end, nodes: node ? [node] : [], databases: database ? [database] : [] });
+      const data = await getClusterMetrics(projectId, clusterName, { start: end - range, end, nodes: node ? [node] : [], databases: database ? [database] : [] });
       return { ...data, from: end - range, to: end };
     },
     staleTime: 10_000,
     // Live: the range slides and new queries show up without a reload.
     refetchInterval: METRICS_REFRESH_MS,
     retry: false,
-  });
+  };
+}
+
+export function ClusterMetricsCard({ projectId, cluster }: { projectId: number; cluster: Cluster }) {
+  const [range, setRange] = useState<number>(3600);
+  const [node, setNode] = useState('');
+  const [database, setDatabase] = useState('');
+  const metadata = useQuery({ queryKey: ['clickhouse', 'metadata', projectId, cluster.name], queryFn: () => getClusterMetadata(projectId, cluster.name), staleTime: 10_000, retry: false });
+  const metrics = useQuery(clusterMetricsQuery(projectId, cluster.name, range, node, database));
   const hosts = [...new Set((metadata.data?.nodes ?? []).map((n) => n.host))];
   return (
     <Card title="Metrics">

@@ -21,6 +21,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field, Input, NativeSelect } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { css } from 'styled-system/css';
 import { createCluster, getClickhouseVersions, getClusterCreation, getDiskTypes, getMachines, getRegions, getZones } from '../../services/clickhouse';
 
 const REFERENCE_STALE_MS = 3_600_000;
@@ -159,22 +160,29 @@ function ManagedForm({ projectId, hasPaymentMethod }: { projectId: number; hasPa
         </NativeSelect>
       </Field>
       {provider === 'gcp' && form.region_code && (
-        <fieldset>
-          <legend>Zones</legend>
-          {(zones.data ?? []).map((z) => (
-            <label key={z.name}>
-              <input
-                type="checkbox"
-                checked={(form.zones ?? []).includes(z.name)}
-                onChange={(e) => {
-                  const next = e.target.checked ? [...(form.zones ?? []), z.name] : (form.zones ?? []).filter((x) => x !== z.name);
-                  update({ zones: next, zonal: next.length === (zones.data ?? []).length ? 1 : 0, control_plane_zone: next.includes(form.control_plane_zone ?? '') ? form.control_plane_zone : null });
-                }}
-              />
-              {z.name}
-            </label>
-          ))}
-          {errorOf('zones', 'zonal') && <p role="alert">{errorOf('zones', 'zonal')}</p>}
+        <fieldset aria-describedby={errorOf('zones', 'zonal') ? 'zones-error' : undefined} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+          <legend className={css({ fontWeight: 'medium', mb: '1' })}>Zones</legend>
+          {/* Each zone a spaced label of its own: bare inline labels ran together ("us-central1-aus-central1-b…"). */}
+          <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '2 4' })}>
+            {(zones.data ?? []).map((z) => (
+              <label key={z.name} className={css({ display: 'inline-flex', alignItems: 'center', gap: '1.5' })}>
+                <input
+                  type="checkbox"
+                  checked={(form.zones ?? []).includes(z.name)}
+                  onChange={(e) => {
+                    const next = e.target.checked ? [...(form.zones ?? []), z.name] : (form.zones ?? []).filter((x) => x !== z.name);
+                    update({ zones: next, zonal: next.length === (zones.data ?? []).length ? 1 : 0, control_plane_zone: next.includes(form.control_plane_zone ?? '') ? form.control_plane_zone : null });
+                  }}
+                />
+                {z.name}
+              </label>
+            ))}
+          </div>
+          {errorOf('zones', 'zonal') && (
+            <p id="zones-error" role="alert" className={css({ color: 'fg.error', textStyle: 'sm' })}>
+              {errorOf('zones', 'zonal')}
+            </p>
+          )}
           <Field label="Control plane zone" errorText={errorOf('control_plane_zone')}>
             <NativeSelect value={form.control_plane_zone ?? ''} onChange={(e) => update({ control_plane_zone: e.target.value || null })}>
               <option value="">Select a zone</option>

@@ -13,9 +13,12 @@ export const PERMISSIONS_NEEDED_TEXT = 'Permissions needed, please contact proje
 export const DATA_QUERY_ERROR = 'We encountered an error while fetching some data.';
 export const DATA_QUERY_ERROR_DESCRIPTION = 'Please reload the page. If the problem persists, please contact support.';
 
-/** Cards on the stack page: cancelled subscriptions are gone; Grafana shows only to the people on its user list. */
+/**
+ * Cards on the stack page: cancelled subscriptions are gone; Grafana and Hepic show only to the people on their user
+ * lists (spec 001 §2: the Hepic card is hidden and unlinked unless the person is listed).
+ */
 export function stackCards<T extends StackIntegration>(integrations: readonly T[]): T[] {
-  return integrations.filter((i) => i.status !== 'cancelled_by_user' && !(i.product.slug === 'grafana' && !i.isUserActive));
+  return integrations.filter((i) => i.status !== 'cancelled_by_user' && !((i.product.slug === 'grafana' || i.product.slug === 'hepic') && !i.isUserActive));
 }
 
 /**

@@ -40,6 +40,7 @@ import {
 } from '../../../services/grafana';
 import { listProjectUsers } from '../../../services/projects';
 import { toast } from '../../../services/toast-store';
+import { queries } from '../../../app/query-keys';
 import { useShellData } from '../../shell/use-shell-data';
 import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
 import { DatasourceDialog } from './datasource-dialog';
@@ -48,6 +49,9 @@ import { GrafanaUsersCard } from './grafana-users-card';
 const QRYN_MODAL = 'add-qryn-datasource';
 const STALE = 10_000;
 const linkStyle = css({ color: 'accent.text', textDecoration: 'underline' });
+
+export const NOTHING_TO_EXPORT_MESSAGE = 'There are no dashboards to export yet.';
+export const NOTHING_TO_EXPORT_DESCRIPTION = 'Create dashboards for this project\'s ClickHouse clusters under Connect integrations, then export them.';
 
 export function GrafanaView() {
   const { currentProject, readOnly, organizationId } = useShellData();
@@ -61,8 +65,11 @@ export function GrafanaView() {
   const dashboards = useQuery({ queryKey: key('dashboards'), queryFn: () => listGrafanaDashboards(project.id), staleTime: STALE, retry: false });
   const users = useQuery({ queryKey: key('users'), queryFn: () => listGrafanaUsers(project.id), staleTime: STALE, retry: false });
   const members = useQuery({ queryKey: ['projects', project.id, 'users'], queryFn: () => listProjectUsers(project.id), staleTime: STALE, retry: false, enabled: !readOnly && organizationId !== null });
-  // A project without ClickHouse has no clusters to offer (the call answers 400 then).
-  const clusters = useQuery({ queryKey: ['clickhouse', project.id, 'clusters'], queryFn: () => listClusters(project.id).catch(() => []), staleTime: STALE, retry: false });
+  // Clusters are asked for only when the project has ClickHouse: without it the call answers 400, which was reported
+  // as a data error on every load.
+  const integrations = useQuery(queries.integrations(project.id));
+  const hasClickhouse = (integrations.data ?? []).some((i) => i.product.slug === 'clickhouse');
+  const clusters = useQuery({ queryKey: ['clickhouse', project.id, 'clusters'], queryFn: () => listClusters(project.id), staleTime: STALE, retry: false, enabled: hasClickhouse });
   const usable = (clusters.data ?? []).filter((c) => c.status === 'active' || c.status === 'external');
   const refresh = (...parts: string[]) => Promise.all(parts.map((part) => queryClient.invalidateQueries({ queryKey: key(part) })));
 
@@ -214,6 +221,7 @@ export function GrafanaView() {
         <details open className={css({ '& > summary': { cursor: 'pointer', fontWeight: 'medium', py: '2' } })}>
           <summary>Dashboards</summary>
           <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', py: '2' })}>
+            {dashboards.data?.length === 0 && <p className={css({ color: 'fg.muted' })}>No dashboards yet.{usable.length > 0 && !readOnly ? ' Choose clusters below to create them.' : ''}</p>}
             <ul aria-label="Dashboards" className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
               {(dashboards.data ?? []).map((d) =>
                 d.url ? (
@@ -281,7 +289,15 @@ export function GrafanaView() {
               Launch Grafana: no Grafana is connected to this platform
             </span>
           )}
-          <Button variant="outline" loading={exportZip.isPending} onClick={() => exportZip.mutate()}>
+          <Button
+            variant="outline"
+            loading={exportZip.isPending}
+            onClick={() => {
+              // An export of nothing is an empty zip: say so, and where dashboards are made, instead.
+              if (dashboards.data && dashboards.data.length === 0) toast.info(NOTHING_TO_EXPORT_MESSAGE, NOTHING_TO_EXPORT_DESCRIPTION);
+              else exportZip.mutate();
+            }}
+          >
             Export Dashboards
           </Button>
           {!readOnly && <CancelSubscriptionButton productSlug="grafana" productName="Grafana" projectId={project.id} projectSlug={project.slug} />}

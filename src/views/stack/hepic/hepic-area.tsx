@@ -14,6 +14,7 @@ import { Tooltip } from '../../../components/ui/tooltip';
 import { formatBytes, formatDate, formatNumber } from '../../../lib/format';
 import type { HepicConfigData, HepicStatisticsData } from '../../../services/hepic';
 import { useShellData } from '../../shell/use-shell-data';
+import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
 import { agentExamples, agentOfPath } from './hepic-agents';
 import { HepicAuthPage } from './hepic-auth';
 import { HepicConfigPage } from './hepic-config';
@@ -46,8 +47,10 @@ export function HepicArea() {
       ];
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '5' })}>
-      <header>
+      <header className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '3', flexWrap: 'wrap' })}>
         <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>Hepic</h1>
+        {/* Read-only members do not see Hepic's cancel (spec 001 §6). */}
+        {!readOnly && <CancelSubscriptionButton productSlug="hepic" productName="Hepic" projectId={projectId} projectSlug={currentProject!.slug} />}
       </header>
       <nav aria-label="Hepic">
         <ul className={css({ display: 'flex', gap: '4', listStyle: 'none', p: 0, borderBottomWidth: '1px', borderColor: 'border' })}>
@@ -75,8 +78,9 @@ export function HepicArea() {
 function HepicOverview({ config, readOnly, base }: { config: HepicConfigData; readOnly: boolean; base: string }) {
   const statistics = useHepicStatistics(config.projectId);
   const users = useHepicUsers(config.projectId, !readOnly);
-  // The app's users are the admins and users set on the Config page; the superadmin (who enabled it) is not one.
-  const noUsers = users.isSuccess && users.data.every((u) => u.group === 'superadmin');
+  // Launch is disabled only when nobody is listed (spec 001 §2): the person who enabled Hepic is listed as its
+  // superadmin and may launch it alone, which is also the only way in a personal project, where no users are added.
+  const noUsers = users.isSuccess && users.data.length === 0;
   return (
     <div className={css({ display: 'grid', gap: '5', gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' } })}>
       <Card title="Statistics">

@@ -125,8 +125,12 @@ function AddUserCard({ projectId, candidates, loading }: { projectId: number; ca
   const [group, setGroup] = useState<HepicGroup>('user');
   const [error, setError] = useState<string | null>(null);
   const serverError = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors?.user_id?.[0] ?? null) : null;
+  // After an add the form starts over, role included: a kept role silently went to the next person added.
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) setUserId('');
+    if (fetcher.state === 'idle' && fetcher.data?.ok) {
+      setUserId('');
+      setGroup('user');
+    }
   }, [fetcher.state, fetcher.data]);
   if (loading) return <Spinner label="Loading the project members" />;
   if (candidates && candidates.length === 0) {

@@ -85,7 +85,8 @@ function QrynPages() {
         <Routes>
           <Route index element={<QrynOverviewView config={config.data} />} />
           {!readOnly && <Route path="auth" element={<QrynAuthView config={config.data} />} />}
-          {!readOnly && <Route path="data-ingestion" element={<Navigate to={DEFAULT_INGESTION_METHOD} replace />} />}
+          {/* A missing method is the same 404 as an unknown one (spec 001 §2), not a redirect to the default. */}
+          {!readOnly && <Route path="data-ingestion" element={<QrynIngestionView config={config.data} />} />}
           {!readOnly && <Route path="data-ingestion/:method" element={<QrynIngestionView config={config.data} />} />}
           {!readOnly && <Route path="config" element={<QrynConfigView config={config.data} />} />}
           {!readOnly && (

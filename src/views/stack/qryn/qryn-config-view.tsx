@@ -93,7 +93,9 @@ function RetentionCard({ config, projectId }: { config: QrynConfigData; projectI
         {chosen && (
           <>
             <p>
-              New plan: <strong>{retentionLabel(chosen.name)}</strong> ({chosen.ttlDays} days)
+              {/* The plan's name usually is its length ('90 days'): the days are added only when it says something else. */}
+              New plan: <strong>{retentionLabel(chosen.name)}</strong>
+              {!new RegExp(`^${chosen.ttlDays} days?$`).test(retentionLabel(chosen.name)) && ` (${chosen.ttlDays} days)`}
             </p>
             <ul aria-label="Price tiers" className={css({ pl: '5', listStyle: 'disc' })}>
               {chosen.tiers.map((tier) => (
