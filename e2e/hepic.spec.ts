@@ -53,10 +53,10 @@ test.describe.serial('Hepic', () => {
       await expect(page).toHaveURL(/\/stack\/hepic$/);
       await expect(page).toHaveTitle('Hepic Overview');
 
-      // No users yet: Launch is disabled, its tooltip says why.
-      await expect(page.getByRole('button', { name: 'Launch hepic' })).toBeDisabled();
-      await page.getByLabel(/^Launch hepic: /).hover();
-      await expect(page.getByText('Please set hepic users at config tab to launch the app').first()).toBeVisible();
+      // The owner who enabled it is listed (its superadmin), so Launch is open to them from the start (spec 001 §2:
+      // disabled only when nobody is listed), and the owner may cancel Hepic from its header.
+      await expect(page.getByRole('link', { name: 'Launch hepic' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
       await expect(page.getByText('Storage Quota')).toBeVisible();
 
       // Config: add dev@ as a user.

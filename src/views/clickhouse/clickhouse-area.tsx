@@ -217,7 +217,7 @@ export function ClickhouseArea() {
       </header>
       <Routes>
         <Route index element={<ClickhouseIndex readOnly={readOnly} />} />
-        <Route path="create" element={readOnly ? <NoClustersYet /> : <CreateClusterView />} />
+        <Route path="create" element={readOnly ? <Navigate to=".." replace /> : <CreateClusterView />} />
         <Route path="cluster/:clusterId" element={<ClusterPage readOnly={readOnly} />} />
       </Routes>
     </>
