@@ -78,7 +78,8 @@ const viewStates = {
     expect(dialogOpen(screen)).toBe(true);
     expect((screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true);
   },
-  gone: ({ screen }) => expect(screen.getByText('This cluster has been deleted.')).toBeTruthy(),
+  // Deleted for a managed cluster, disconnected for an external one (the view remembers which it was).
+  gone: ({ screen }) => expect(screen.getByText(/^This cluster has been (deleted|disconnected)\.$/)).toBeTruthy(),
   error: ({ screen }) => expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy(),
 } satisfies ViewStates<typeof machine>;
 

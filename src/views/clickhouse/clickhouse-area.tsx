@@ -184,7 +184,10 @@ function ClusterPageBody({ projectId, clusterId, readOnly, onGone, invalidate }:
   // The lifecycle machine follows the server's status (it polls while creating); the cards follow it too, so they
   // appear as soon as the cluster turns active, and the clusters list is read again when the status changes.
   const followed = useSelector(actor, (state) => state.context.cluster);
-  const shown = followed ?? cluster;
+  // Once the cluster is gone its cards stop: the list read before the delete still names it, and its metrics calls
+  // answered 404 to the error reporter every refresh.
+  const gone = useSelector(actor, (state) => state.matches('gone'));
+  const shown = gone ? undefined : (followed ?? cluster);
   const status = shown?.status;
   useEffect(() => {
     if (status) void queryClient.invalidateQueries({ queryKey: ['clickhouse', 'clusters', projectId] });

@@ -2,6 +2,7 @@
 // the cluster is created or deleted), the links card (active or external only), and delete / disconnect with a
 // confirm, disabled while creating or deleting. Driven by a cluster-lifecycle actor.
 import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { Alert } from '../../components/ui/alert';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
@@ -33,8 +34,11 @@ export function ClusterLifecycleView({ actor, readOnly = false }: { actor: Actor
   const canDelete = state.can({ type: 'cluster.delete' });
   // Cancelling the confirm reads the cluster again with the button disabled: focus comes back to it after.
   const trigger = useFocusReturn<HTMLButtonElement>(canDelete);
+  // The machine forgets the cluster when it is gone; what it was decides the words (an external one is disconnected).
+  const wasExternal = useRef(false);
+  if (cluster) wasExternal.current = cluster.isExternal;
   if (state.matches('loading') && !cluster) return <Spinner label="Loading the cluster" />;
-  if (state.matches('gone')) return <Alert status="info">This cluster has been deleted.</Alert>;
+  if (state.matches('gone')) return <Alert status="info">{wasExternal.current ? 'This cluster has been disconnected.' : 'This cluster has been deleted.'}</Alert>;
   const busy = state.matches('creating') || state.matches('deleting') || state.matches('requestingDelete') || (cluster !== null && (cluster.status === 'creating' || cluster.status === 'deleting'));
   const external = cluster?.isExternal ?? false;
   const action = external ? 'Disconnect' : 'Delete';
