@@ -112,13 +112,31 @@ test.describe('products against spec 001', () => {
     await expect(page.getByLabel('Member')).toHaveValue('');
   });
 
-  test('qryn: the ingestion page without a method is the 404, and the retention modal names the days once', async ({ page }) => {
+  test('qryn: the ingestion page without a method is the 404, the examples are fed a token made for them, and the retention modal names the days once', async ({ page }) => {
     const session = await enterAcme(page);
-    const production = ((await (await session.api('GET', 'projects/')).json()) as { name: string; slug: string }[]).find((p) => p.name === 'Acme Production')!;
+    const production = ((await (await session.api('GET', 'projects/')).json()) as { id: number; name: string; slug: string }[]).find((p) => p.name === 'Acme Production')!;
     await page.goto(`/${production.slug}/stack/qryn/data-ingestion`);
     const notFound = page.getByRole('alert', { name: 'Invalid ingestion method' });
     await expect(notFound).toContainText('Invalid ingestion method.');
     await expect(page).toHaveURL(/\/stack\/qryn\/data-ingestion$/);
+
+    // The examples are fed a real secret: a write token made for them, listed in Auth Tokens, that pushes a line.
+    await page.goto(`/${production.slug}/stack/qryn/data-ingestion/logs--curl`);
+    const example = page.getByRole('region', { name: 'Logs: cURL' });
+    await expect(example.locator('pre').first()).toContainText('YOUR_API_SECRET');
+    await page.getByRole('button', { name: 'Create a token for these examples' }).click();
+    await expect(page.getByText(/^The token "Ingestion examples [0-9 :-]+" fills the examples below\.$/)).toBeVisible();
+    const code = (await example.locator('pre').allInnerTexts()).join('\n');
+    expect(code).not.toContain('YOUR_API_SECRET');
+    const basic = /-u '?([^:\s']+):([^'\s]+)'?/.exec(code) ?? /Basic ([A-Za-z0-9+/=]+)/.exec(code);
+    expect(basic, code).not.toBeNull();
+    const config = (await (await session.api('GET', `integrations/qryn/config?project_id=${production.id}`)).json()) as { url: string };
+    const auth = basic![0].startsWith('Basic') ? basic![0] : `Basic ${Buffer.from(`${basic![1]}:${basic![2]}`).toString('base64')}`;
+    const now = `${Date.now()}000000`;
+    const pushed = await page.request.post(`${config.url}/loki/api/v1/push`, { headers: { Authorization: auth, 'Content-Type': 'application/json' }, data: { streams: [{ stream: { app: 'examples-token' }, values: [[now, 'pushed with the examples token']] }] } });
+    expect(pushed.status()).toBe(204);
+    await page.goto(`/${production.slug}/stack/qryn/auth`);
+    await expect(page.getByText(/Ingestion examples [0-9 :-]+/).first()).toBeVisible();
 
     await page.goto(`/${production.slug}/stack/qryn/config?modal=open&plan=retention-90d`);
     const modal = page.getByRole('alertdialog');
