@@ -160,12 +160,16 @@ test.describe('system status', () => {
       // No reload: the page refreshes on its own.
       await expect(storage).toContainText('Temporarily Down, try again later', { timeout: 20_000 });
       await expect(qryn).toHaveAttribute('data-status', 'WARNING');
+      // Hepic and Loggen write to that storage: they are down with it.
+      await expect(page.getByRole('listitem', { name: 'Hepic' })).toHaveAttribute('data-status', 'WARNING');
+      await expect(page.getByRole('listitem', { name: 'Loggen' })).toHaveAttribute('data-status', 'WARNING');
       await expect(page.getByText('Some services are not operational')).toBeVisible();
     } finally {
       await request.post(`${baseURL}/dev/storage`, { data: { running: true } });
     }
     await expect(storage).toContainText('Operational', { timeout: 20_000 });
     await expect(qryn).toHaveAttribute('data-status', 'SUCCESS');
+    await expect(page.getByRole('listitem', { name: 'Hepic' })).toHaveAttribute('data-status', 'SUCCESS');
     await expect(page.getByText('All services are operational')).toBeVisible();
   });
 });

@@ -9,6 +9,12 @@ export type ServiceCheck = () => Promise<boolean>;
 
 export interface ServiceRegistry {
   register(product: { slug: string; name: string }, service: string, check: ServiceCheck): void;
+  /**
+   * A service of `product` that is another product's service (Hepic and Loggen write to qryn's shared storage): it
+   * runs when that one runs, so a product's status follows the services it depends on. Read at check time, so the
+   * order in which products start does not matter; a service nobody registered is down.
+   */
+  follow(product: { slug: string; name: string }, service: string, of: { slug: string; service: string }): void;
   report(products: readonly { slug: string; name: string }[]): Promise<ServiceStatus[]>;
 }
 
@@ -35,6 +41,12 @@ export function createServiceRegistry(db: Queryable): ServiceRegistry {
       const entry = entries.get(product.slug) ?? { name: product.name, services: new Map() };
       entry.services.set(service, check);
       entries.set(product.slug, entry);
+    },
+    follow(product, service, of) {
+      registry.register(product, service, async () => {
+        const check = entries.get(of.slug)?.services.get(of.service);
+        return check ? check() : false;
+      });
     },
     async report(products) {
       const slugs = ['platform', ...products.map((p) => p.slug).filter((s) => s !== 'platform')];

@@ -86,8 +86,9 @@ describe('the stack on a running platform', () => {
   it('a real back-end process stopped with /dev/storage shows as down, and as running once it continues', async () => {
     const storage = (running: boolean) =>
       fetch(`${platform.url}/dev/storage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running }) });
-    const qrynStorage = async () => ((await (await api('integrations/status')).json()) as { slug: string; services: { name: string; running: boolean }[] }[])
-      .find((s) => s.slug === 'qryn')!.services.find((s) => s.name === 'Storage')!.running;
+    const service = async (slug: string, name: string) => ((await (await api('integrations/status')).json()) as { slug: string; services: { name: string; running: boolean }[] }[])
+      .find((s) => s.slug === slug)!.services.find((s) => s.name === name)!.running;
+    const qrynStorage = () => service('qryn', 'Storage');
     const pid = (platform.products.get('qryn') as unknown as { storageServer(): { pid: number } }).storageServer().pid;
     const processState = async () => (await import('node:fs/promises')).readFile(`/proc/${pid}/stat`, 'utf8').then((t) => t.split(') ')[1][0]);
     try {
@@ -95,11 +96,16 @@ describe('the stack on a running platform', () => {
       // The operating system reports the clickhouse-server process as stopped (T), and the check fails for real.
       expect(await processState()).toBe('T');
       expect(await qrynStorage()).toBe(false);
+      // The products that write to it follow it (spec 001 §2 system status: a product is down with what it needs).
+      expect(await service('hepic', 'Shared storage')).toBe(false);
+      expect(await service('loggen', 'qryn storage')).toBe(false);
     } finally {
       expect(await (await storage(true)).json()).toEqual({ running: true, pid });
     }
     expect(await processState()).not.toBe('T');
     await until(qrynStorage);
+    expect(await service('hepic', 'Shared storage')).toBe(true);
+    expect(await service('loggen', 'qryn storage')).toBe(true);
     expect((await storage('yes' as unknown as boolean)).status).toBe(400);
   });
 });

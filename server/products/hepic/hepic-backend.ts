@@ -171,6 +171,8 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         }
       }
       platform.services.register(HEPIC_PRODUCT, 'HEP endpoint', async () => listener !== undefined);
+      // Packets are stored on the shared storage by default: Hepic is down with it (docs/stack.md, system status).
+      platform.services.follow(HEPIC_PRODUCT, 'Shared storage', { slug: 'qryn', service: 'Storage' });
       platform.jobs.register(DROP_JOB, async ({ job }) => {
         const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };
         if (await findInstance(platform.db, payload.instanceId)) return { skipped: true };

@@ -134,6 +134,8 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
         );
         return stuck.length === 0;
       });
+      // Runs write into a qryn instance: Loggen is down while qryn's storage is.
+      platform.services.follow({ slug: 'loggen', name: 'Loggen' }, 'qryn storage', { slug: 'qryn', service: 'Storage' });
     },
     registerRoutes(router: ApiRouter, ctx: ApiContext) {
       router.add('GET', 'integrations/loggen/config/logs/categories', async ({ res }, scope) => {
