@@ -130,7 +130,20 @@ function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
           ['Usage percent', percent],
         ];
   rows.push(['Packets', formatNumber(statistics.packets)]);
+  rows.push(['Dropped', formatNumber(statistics.shedPackets + statistics.failedPackets)]);
+  if (statistics.queuedPackets > 0) rows.push(['Waiting to be stored', formatNumber(statistics.queuedPackets)]);
+  const dropped = statistics.shedPackets + statistics.failedPackets;
   return (
+    <>
+    {dropped > 0 && (
+      <Alert status="warning">
+        {`${formatNumber(dropped)} packets of this instance were dropped since the platform started: `}
+        {statistics.shedPackets > 0 && `${formatNumber(statistics.shedPackets)} because its storage could not keep up with the senders`}
+        {statistics.shedPackets > 0 && statistics.failedPackets > 0 && ', '}
+        {statistics.failedPackets > 0 && `${formatNumber(statistics.failedPackets)} refused by the storage`}
+        {'. Other instances are not affected.'}
+      </Alert>
+    )}
     <dl className={css({ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: '6', rowGap: '2' })}>
       {rows.map(([label, value]) => (
         <div key={label} className={css({ display: 'contents' })}>
@@ -139,6 +152,7 @@ function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
         </div>
       ))}
     </dl>
+    </>
   );
 }
 
