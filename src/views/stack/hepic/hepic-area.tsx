@@ -115,7 +115,7 @@ function HepicOverview({ config, readOnly, base }: { config: HepicConfigData; re
 }
 
 /** With a quota: Storage Quota, Ingested and Rotation Point; without one: Stored and Usage percent (spec §2). */
-function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
+export function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
   const rotation = statistics.rotationPointSec === null ? 'No data stored yet' : formatDate(statistics.rotationPointSec * 1000);
   const percent = statistics.storageUsagePercentage === null ? 'Not measured' : `${statistics.storageUsagePercentage < 0.01 && statistics.storageUsagePercentage > 0 ? '< 0.01' : statistics.storageUsagePercentage.toFixed(2)} %`;
   const rows: [string, string][] =
