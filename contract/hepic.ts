@@ -106,6 +106,13 @@ export const HepicStatistics = Schema.Struct({
   rotation_point_sec: Schema.NullOr(Schema.Number),
   /** Stored HEP packets (shown beside the bytes). */
   packets: Schema.Number,
+  /**
+   * Since the platform started: packets of this instance dropped because its queue was full (its storage slower
+   * than its senders), packets the storage refused, and packets waiting to be written now (docs/hepic.md, Limits).
+   */
+  shed_packets: Schema.Number,
+  failed_packets: Schema.Number,
+  queued_packets: Schema.Number,
 });
 export type HepicStatistics = typeof HepicStatistics.Type;
 

@@ -108,6 +108,17 @@ export const QrynMetrics = Schema.Struct({
   rotation_point: Schema.NullOr(Schema.Number),
   fingerprint_limit: Schema.Number,
   fingerprint_limit_reached: Schema.Boolean,
+  /**
+   * What the ingestion gateway refused of this instance since the platform started (docs/qryn.md, Limits): pushes
+   * answered 429/503 while too many of its bytes were being written, pushes over the series-per-push or
+   * samples-per-second limits, and sign-ins refused after too many failed ones.
+   */
+  refused_busy: Schema.Number,
+  refused_over_limit: Schema.Number,
+  refused_sign_ins: Schema.Number,
+  /** The limits in force: distinct series per push, samples (lines, metric samples, spans) per second. */
+  series_per_push_limit: Schema.Number,
+  samples_per_second_limit: Schema.Number,
 });
 export type QrynMetrics = typeof QrynMetrics.Type;
 

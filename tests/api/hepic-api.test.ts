@@ -305,6 +305,26 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     await api.db.query('UPDATE hepic_instances SET cluster_id = $2 WHERE id = $1', [instance.id, instance.cluster_id]);
   });
 
+  it("statistics neither flush the listener's queues nor wait on them, and carry the instance's shed and failed counts", async () => {
+    const listener = hepic.listener()!;
+    const instance = (await findInstanceOfProject(api.db, productionId))!;
+    const flush = listener.flush;
+    let flushes = 0;
+    (listener as { flush: typeof flush }).flush = (id?: string) => {
+      flushes++;
+      return flush(id);
+    };
+    try {
+      const stats = await statistics();
+      expect(flushes).toBe(0);
+      const counts = listener.tenant(instance.id);
+      expect(stats).toMatchObject({ shed_packets: counts.shed, failed_packets: counts.failed });
+      expect(stats.queued_packets).toBeGreaterThanOrEqual(0);
+    } finally {
+      (listener as { flush: typeof flush }).flush = flush;
+    }
+  });
+
   it('the own-storage plan has no quota: statistics give the usage of the storage disk; release drops the data', async () => {
     const enabled = await api.request('POST', 'integrations/hepic/', { token: owner, query: { project_id: stagingId }, body: { price_id: 'hepic-own-storage', cluster_id: 'shared-local' } });
     expect(enabled.status).toBe(201);

@@ -84,6 +84,11 @@ const metrics = (overrides: Partial<QrynMetricsData>): QrynMetricsData => ({
   rotationPoint: null,
   fingerprintLimit: 0,
   fingerprintLimitReached: false,
+  refusedBusy: 0,
+  refusedOverLimit: 0,
+  refusedSignIns: 0,
+  seriesPerPushLimit: 10_000,
+  samplesPerSecondLimit: 50_000,
   ...overrides,
 });
 
@@ -111,6 +116,17 @@ describe('Overview stats', () => {
     expect(screen.getByRole('group', { name: 'Rotation Point' }).textContent).toContain('No data yet');
     rerender(<IngestionStats metrics={metrics({ sizeLimit: 5e9 })} />);
     expect(screen.getByRole('group', { name: 'Storage Quota' }).textContent).toContain('5 GB');
+  });
+
+  it('what the gateway refused shows only when something was, with the limits in force', () => {
+    const { rerender } = render(<IngestionStats metrics={metrics({ bytesCount: 1000 })} />);
+    expect(screen.queryByText(/Refused since the platform started/)).toBeNull();
+    rerender(<IngestionStats metrics={metrics({ bytesCount: 1000, refusedBusy: 3, refusedOverLimit: 2, refusedSignIns: 1200 })} />);
+    const alert = screen.getByText(/Refused since the platform started/).closest('[role="alert"], [role="status"], div')!.parentElement!;
+    expect(alert.textContent).toContain('3 pushes while too much');
+    expect(alert.textContent).toContain('2 pushes over the limits (at most 10,000 series per push and 50,000 lines or samples per second)');
+    expect(alert.textContent).toContain('1,200 sign-ins after too many failed ones');
+    expect(screen.getByRole('group', { name: 'Ingested' })).toBeTruthy();
   });
 
   it('the period is the current month from the first, in seconds', () => {

@@ -1,4 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
 import { decodeHep, splitStream, summariseSip, type HepPacket } from './hep-decoder';
 import type { TsvValue } from '../qryn/storage-client';
@@ -9,8 +10,14 @@ import { PACKET_COLUMNS } from './hepic-storage';
 // its scoped tokens that has not expired. Packets without a valid key, and anything that does not decode, are
 // dropped and counted; nothing a sender does can stop the listener (tests/hepic/hep-listener.test.ts fuzzes it).
 //
-// Accepted packets are buffered per instance and written to its ClickHouse database in batches (every
-// FLUSH_INTERVAL_MS or MAX_BATCH rows), as capture agents send many small packets.
+// Accepted packets wait in their instance's own queue and are written to its ClickHouse database in batches
+// (every FLUSH_INTERVAL_MS or MAX_BATCH rows), as capture agents send many small packets. Each instance has its own
+// write loop and its own cap: an instance whose storage stalls delays and sheds only its own packets (counted per
+// instance, shown on its Overview), never another's.
+//
+// The TCP side is bounded so that no sender can take the platform's file descriptors: connections are capped per
+// listener (and at a quarter of the process's open-files limit) and per source address, and a connection that
+// does not complete a packet within a few seconds is closed (docs/hepic.md, "Limits").
 
 export type Transport = 'udp' | 'tcp';
 
@@ -35,14 +42,108 @@ export interface ListenerCounters {
   stored: number;
   malformed: number;
   unauthorized: number;
+  /** Packets whose insert failed (the storage answered an error). */
   writeFailures: number;
+  /** Accepted packets dropped because their instance's queue (or the listener's total) was full. */
+  shed: number;
+  /** Packets dropped because too many key lookups were under way (random keys cost a database read each). */
+  lookupsShed: number;
+  /** TCP connections refused (over a cap) or cut (no whole packet in time, broken framing, too much unframed data). */
+  connectionsRefused: number;
+  connectionsCut: number;
+}
+
+/** What the listener did with one instance's packets since the platform started (its Overview shows them). */
+export interface TenantCounters {
+  accepted: number;
+  stored: number;
+  /** Dropped because this instance's queue was full: its storage was slower than its senders. */
+  shed: number;
+  /** Lost because the storage refused the insert. */
+  failed: number;
+  /** Waiting to be written now. */
+  queued: number;
+}
+
+/** The listener's limits (docs/hepic.md, "Limits"; environment variables in listenerLimits). */
+export interface ListenerLimits {
+  /** TCP connections open at once on the port (further ones are closed at once). */
+  maxConnections: number;
+  /** TCP connections open at once from one source address. */
+  maxConnectionsPerAddress: number;
+  /** A connection must complete a packet within this long of opening, and finish a packet it started within it. */
+  packetTimeoutMs: number;
+  /** A connection that completed packets and sends nothing more is closed after this long (the agent reconnects). */
+  idleTimeoutMs: number;
+  /** Packets waiting for one instance's storage; beyond it that instance's packets are shed (counted). */
+  tenantQueueRows: number;
+  /** Packets waiting over all instances (a memory bound when many instances' storage is slow at once). */
+  totalQueueRows: number;
+  /** Key lookups in the database under way at once; a packet whose key would need one more is dropped. */
+  keyLookups: number;
+  /** SO_RCVBUF of the UDP socket (the kernel caps it at net.core.rmem_max). */
+  udpReceiveBufferBytes: number;
+}
+
+export const DEFAULT_LIMITS: ListenerLimits = {
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 50,
+  packetTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  tenantQueueRows: 50_000,
+  totalQueueRows: 400_000,
+  keyLookups: 8,
+  udpReceiveBufferBytes: 4 * 1024 * 1024,
+};
+
+const positive = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number (got "${value}").`);
+  return n;
+};
+
+/** The limits from the environment (HEP_TCP_MAX_CONNECTIONS, …), defaults where unset. */
+export function listenerLimits(env: Record<string, string | undefined>): ListenerLimits {
+  return {
+    maxConnections: positive(env.HEP_TCP_MAX_CONNECTIONS, DEFAULT_LIMITS.maxConnections, 'HEP_TCP_MAX_CONNECTIONS'),
+    maxConnectionsPerAddress: positive(env.HEP_TCP_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_LIMITS.maxConnectionsPerAddress, 'HEP_TCP_MAX_CONNECTIONS_PER_ADDRESS'),
+    packetTimeoutMs: positive(env.HEP_TCP_PACKET_TIMEOUT_MS, DEFAULT_LIMITS.packetTimeoutMs, 'HEP_TCP_PACKET_TIMEOUT_MS'),
+    idleTimeoutMs: positive(env.HEP_TCP_IDLE_TIMEOUT_MS, DEFAULT_LIMITS.idleTimeoutMs, 'HEP_TCP_IDLE_TIMEOUT_MS'),
+    tenantQueueRows: positive(env.HEP_TENANT_QUEUE_PACKETS, DEFAULT_LIMITS.tenantQueueRows, 'HEP_TENANT_QUEUE_PACKETS'),
+    totalQueueRows: positive(env.HEP_QUEUE_PACKETS, DEFAULT_LIMITS.totalQueueRows, 'HEP_QUEUE_PACKETS'),
+    keyLookups: positive(env.HEP_KEY_LOOKUPS, DEFAULT_LIMITS.keyLookups, 'HEP_KEY_LOOKUPS'),
+    udpReceiveBufferBytes: positive(env.HEP_UDP_RECEIVE_BUFFER, DEFAULT_LIMITS.udpReceiveBufferBytes, 'HEP_UDP_RECEIVE_BUFFER'),
+  };
+}
+
+/**
+ * The process's soft limit of open files (Linux: /proc/self/limits), or undefined elsewhere. The TCP cap is kept to
+ * a quarter of it, so that however many connections the HEP port holds, the web server, the identity server and
+ * the gateway keep three quarters of the descriptors for their own sockets and files.
+ */
+export function openFilesLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.replace('Max open files', '').trim().split(/\s+/)[0];
+    const n = Number(soft);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface HepListener {
   readonly port: number;
   readonly counters: ListenerCounters;
-  /** Writes what is buffered now (tests, shutdown). */
-  flush(): Promise<void>;
+  /** The limits in force (the TCP cap after the descriptor bound). */
+  readonly limits: ListenerLimits;
+  /** What happened to one instance's packets (zeros for an instance that sent nothing). */
+  tenant(instanceId: string): TenantCounters;
+  /** TCP connections open now. */
+  connections(): number;
+  /** Writes what is buffered now (tests, shutdown); one instance's queue only when named. */
+  flush(instanceId?: string): Promise<void>;
   /** Forget cached keys (a token created, an instance released). */
   invalidate(): void;
   close(): Promise<void>;
@@ -50,10 +151,13 @@ export interface HepListener {
 
 const FLUSH_INTERVAL_MS = 250;
 const MAX_BATCH = 1000;
+/** Rows per insert when a queue has grown while its storage was slow. */
+const MAX_INSERT_ROWS = 10_000;
 const KEY_CACHE_MS = 5_000;
 /** A TCP connection that sends more than this without completing a packet is cut (HEP lengths are u16). */
 const MAX_TCP_BUFFER = 256 * 1024;
-const MAX_BUFFERED_ROWS = 100_000;
+const NEGATIVE_KEYS = 10_000;
+const CLOSE_FLUSH_MS = 5_000;
 
 export function toRow(packet: HepPacket, transport: Transport, receivedMs: number): TsvValue[] {
   const sip = packet.payloadType === 1 || packet.payloadType === 0 ? summariseSip(packet.payload) : undefined;
@@ -83,22 +187,57 @@ export function toRow(packet: HepPacket, transport: Transport, receivedMs: numbe
   return PACKET_COLUMNS.map((column) => row[column]);
 }
 
-export async function startHepListener(deps: ListenerDeps, options: { host: string; port: number }): Promise<HepListener> {
-  const counters: ListenerCounters = { received: 0, accepted: 0, stored: 0, malformed: 0, unauthorized: 0, writeFailures: 0 };
-  const keys = new Map<string, { grant: KeyGrant | undefined; until: number }>();
-  const pending = new Map<string, TsvValue[][]>();
+interface TenantQueue {
+  rows: TsvValue[][];
+  counters: TenantCounters;
+  /** The write loop under way, if any (one per instance: a slow storage holds up only its own instance). */
+  draining: Promise<void> | null;
+}
+
+export async function startHepListener(
+  deps: ListenerDeps,
+  options: { host: string; port: number; limits?: Partial<ListenerLimits> },
+): Promise<HepListener> {
+  const requested = { ...DEFAULT_LIMITS, ...options.limits };
+  const fdLimit = openFilesLimit();
+  const limits: ListenerLimits = { ...requested, maxConnections: fdLimit ? Math.max(1, Math.min(requested.maxConnections, Math.floor(fdLimit / 4))) : requested.maxConnections };
+  const counters: ListenerCounters = {
+    received: 0, accepted: 0, stored: 0, malformed: 0, unauthorized: 0, writeFailures: 0, shed: 0, lookupsShed: 0, connectionsRefused: 0, connectionsCut: 0,
+  };
+  // Valid keys are few (one per token) and kept apart from unknown ones, so that a flood of random keys cannot
+  // push the valid ones out of the cache.
+  const grants = new Map<string, { grant: KeyGrant; until: number }>();
+  const unknown = new Map<string, number>();
+  const lookups = new Map<string, Promise<KeyGrant | undefined>>();
+  const queues = new Map<string, TenantQueue>();
   let buffered = 0;
-  let flushing: Promise<void> = Promise.resolve();
   let closed = false;
 
-  async function grantOf(key: string): Promise<KeyGrant | undefined> {
+  async function grantOf(key: string): Promise<KeyGrant | undefined | 'busy'> {
     const now = Date.now();
-    const hit = keys.get(key);
+    const hit = grants.get(key);
     if (hit && hit.until > now) return hit.grant;
-    const grant = await deps.lookupKey(key);
-    if (keys.size > 10_000) keys.clear();
-    keys.set(key, { grant, until: now + KEY_CACHE_MS });
+    const miss = unknown.get(key);
+    if (miss !== undefined && miss > now) return undefined;
+    let pending = lookups.get(key);
+    if (!pending) {
+      if (lookups.size >= limits.keyLookups) return 'busy';
+      pending = deps.lookupKey(key).finally(() => lookups.delete(key));
+      lookups.set(key, pending);
+    }
+    const grant = await pending;
+    if (grant) grants.set(key, { grant, until: now + KEY_CACHE_MS });
+    else {
+      if (unknown.size >= NEGATIVE_KEYS) unknown.clear();
+      unknown.set(key, now + KEY_CACHE_MS);
+    }
     return grant;
+  }
+
+  function queueOf(instanceId: string): TenantQueue {
+    let queue = queues.get(instanceId);
+    if (!queue) queues.set(instanceId, (queue = { rows: [], counters: { accepted: 0, stored: 0, shed: 0, failed: 0, queued: 0 }, draining: null }));
+    return queue;
   }
 
   async function accept(bytes: Buffer, transport: Transport): Promise<void> {
@@ -110,43 +249,66 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
     }
     const key = decoded.packet.authKey;
     const grant = key ? await grantOf(key).catch(() => undefined) : undefined;
+    if (grant === 'busy') {
+      counters.lookupsShed++;
+      counters.unauthorized++;
+      return;
+    }
     const now = deps.nowMs();
     // Expiry is checked on every packet against the business clock, so a cached grant never outlives its token.
     if (!grant || (grant.expiresAtMs !== null && grant.expiresAtMs <= now)) {
       counters.unauthorized++;
       return;
     }
-    if (buffered >= MAX_BUFFERED_ROWS) {
-      counters.writeFailures++;
+    const queue = queueOf(grant.instanceId);
+    if (queue.rows.length >= limits.tenantQueueRows || buffered >= limits.totalQueueRows) {
+      counters.shed++;
+      queue.counters.shed++;
       return;
     }
     counters.accepted++;
-    let rows = pending.get(grant.instanceId);
-    if (!rows) pending.set(grant.instanceId, (rows = []));
-    rows.push(toRow(decoded.packet, transport, now));
+    queue.counters.accepted++;
+    queue.rows.push(toRow(decoded.packet, transport, now));
     buffered++;
-    if (rows.length >= MAX_BATCH) void flush();
+    if (queue.rows.length >= MAX_BATCH && !queue.draining) void drain(grant.instanceId, queue);
   }
 
-  function flush(): Promise<void> {
-    flushing = flushing.then(async () => {
-      const batches = [...pending.entries()];
-      pending.clear();
-      buffered = 0;
-      for (const [instanceId, rows] of batches) {
+  /** Writes an instance's queue until it is empty; rows that arrive meanwhile go in the next insert. */
+  function drain(instanceId: string, queue: TenantQueue): Promise<void> {
+    if (queue.draining) return queue.draining;
+    const run = async () => {
+      while (queue.rows.length > 0) {
+        const rows = queue.rows.splice(0, MAX_INSERT_ROWS);
         try {
           await deps.write(instanceId, rows);
           counters.stored += rows.length;
+          queue.counters.stored += rows.length;
         } catch (error) {
           counters.writeFailures += rows.length;
+          queue.counters.failed += rows.length;
           deps.log(`[hepic] ${rows.length} packets of instance ${instanceId} were not stored: ${error instanceof Error ? error.message : String(error)}`);
+        } finally {
+          buffered -= rows.length;
         }
       }
+    };
+    // Cleared in a .finally callback, which always runs after this assignment (even when run() finishes at once).
+    queue.draining = run().finally(() => {
+      queue.draining = null;
     });
-    return flushing;
+    return queue.draining;
   }
 
-  const timer = setInterval(() => void flush(), FLUSH_INTERVAL_MS);
+  function flush(instanceId?: string): Promise<void> {
+    const targets = instanceId === undefined ? [...queues.entries()] : queues.has(instanceId) ? [[instanceId, queues.get(instanceId)!] as const] : [];
+    return Promise.all(targets.map(([id, queue]) => drain(id, queue))).then(() => undefined);
+  }
+
+  // Each tick starts the write of every instance that has rows and no write under way; an instance whose write
+  // is stalled is simply skipped (its queue grows up to its own cap).
+  const timer = setInterval(() => {
+    for (const [id, queue] of queues) if (queue.rows.length > 0 && !queue.draining) void drain(id, queue);
+  }, FLUSH_INTERVAL_MS);
   timer.unref();
 
   const handle = (bytes: Buffer, transport: Transport) => {
@@ -157,10 +319,30 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
   };
 
   const tcpSockets = new Set<TcpSocket>();
+  const perAddress = new Map<string, number>();
   const tcp: Server = createServer((socket) => {
+    const address = socket.remoteAddress ?? '';
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (closed || tcpSockets.size >= limits.maxConnections || fromAddress >= limits.maxConnectionsPerAddress) {
+      counters.connectionsRefused++;
+      socket.on('error', () => undefined);
+      socket.destroy();
+      return;
+    }
     tcpSockets.add(socket);
+    perAddress.set(address, fromAddress + 1);
     let buffer: Buffer = Buffer.alloc(0);
-    socket.setTimeout(5 * 60_000, () => socket.destroy());
+    const cut = () => {
+      counters.connectionsCut++;
+      socket.destroy();
+    };
+    // Until a packet is complete the connection has packetTimeoutMs; between whole packets, idleTimeoutMs. A
+    // connection that opens and sends nothing (or dribbles a packet) is closed within a few seconds.
+    let deadline = setTimeout(cut, limits.packetTimeoutMs);
+    const rearm = (ms: number) => {
+      clearTimeout(deadline);
+      deadline = setTimeout(cut, ms);
+    };
     socket.on('data', (chunk: Buffer) => {
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
       const { packets, rest, broken } = splitStream(buffer);
@@ -168,13 +350,20 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
       if (broken || rest.length > MAX_TCP_BUFFER) {
         // A stream that lost its framing cannot be read further: the sender reconnects.
         counters.malformed++;
-        socket.destroy();
+        cut();
         return;
       }
+      if (packets.length > 0) rearm(rest.length > 0 ? limits.packetTimeoutMs : limits.idleTimeoutMs);
       buffer = Buffer.from(rest);
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => tcpSockets.delete(socket));
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      tcpSockets.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
   });
   tcp.on('error', (error) => deps.log(`[hepic] TCP listener: ${error.message}`));
 
@@ -187,7 +376,7 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
   });
   const port = (tcp.address() as { port: number }).port;
 
-  const udp: Socket = createSocket({ type: options.host.includes(':') ? 'udp6' : 'udp4' });
+  const udp: Socket = createSocket({ type: options.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: limits.udpReceiveBufferBytes });
   udp.on('message', (message) => handle(message, 'udp'));
   udp.on('error', (error) => deps.log(`[hepic] UDP listener: ${error.message}`));
   try {
@@ -206,8 +395,17 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
   return {
     port,
     counters,
+    limits,
+    tenant(instanceId) {
+      const queue = queues.get(instanceId);
+      return queue ? { ...queue.counters, queued: queue.rows.length } : { accepted: 0, stored: 0, shed: 0, failed: 0, queued: 0 };
+    },
+    connections: () => tcpSockets.size,
     flush,
-    invalidate: () => keys.clear(),
+    invalidate: () => {
+      grants.clear();
+      unknown.clear();
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -215,7 +413,8 @@ export async function startHepListener(deps: ListenerDeps, options: { host: stri
       udp.close();
       for (const socket of tcpSockets) socket.destroy();
       await new Promise<void>((resolve) => tcp.close(() => resolve()));
-      await flush();
+      // What is queued is written, but a stalled storage does not hold up the platform's shutdown.
+      await Promise.race([flush(), new Promise((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS).unref())]);
     },
   };
 }

@@ -6,7 +6,7 @@ import { ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
-import { startHepListener, type HepListener } from './hep-listener';
+import { listenerLimits, startHepListener, type HepListener, type ListenerLimits } from './hep-listener';
 import { findPlan } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
 import { registerHepicRoutes } from './hepic-routes';
@@ -39,7 +39,7 @@ export const newIngestToken = () => `hep_${randomBytes(18).toString('base64url')
 
 export class StorageUnavailableError extends Error {}
 
-export function createHepicBackend(platform: ProductPlatform, options: { port?: number } = {}): HepicBackend {
+export function createHepicBackend(platform: ProductPlatform, options: { port?: number; limits?: Partial<ListenerLimits> } = {}): HepicBackend {
   let listener: HepListener | undefined;
   const resolver = createHepicStorageResolver(platform.db, () => platform.products?.(), path.join(platform.config.dataDir, 'storage'));
   const publicHost = new URL(platform.config.publicUrl).hostname;
@@ -161,7 +161,7 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
               nowMs: () => platform.clock.nowMs(),
               log: platform.log,
             },
-            { host: platform.config.host, port },
+            { host: platform.config.host, port, limits: { ...listenerLimits(process.env), ...options.limits } },
           );
         } catch (error) {
           if (port === 0 && attempt < 5) continue;

@@ -161,8 +161,10 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
     const caller = requireCaller(await scope.caller());
     const { instance } = await instanceOf(caller, query, 'listed');
     let statistics: HepicStatistics;
+    // The listener's queues are not flushed here: each instance's packets are written by its own loop within
+    // 250 ms, and a page refresh must neither undo the batching nor wait on another instance's storage.
+    const tenant = hepic.listener()?.tenant(instance.id) ?? { shed: 0, failed: 0, queued: 0 };
     try {
-      await hepic.listener()?.flush();
       const storage = await hepic.storageOf(instance);
       const stored = await storedSummary(storage.client, instance.database_name);
       const quota = instance.storage_quota_bytes === null ? null : Number(instance.storage_quota_bytes);
@@ -173,6 +175,9 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
         storage_usage_percentage: capacity ? (stored.bytes / capacity) * 100 : null,
         rotation_point_sec: stored.oldestDay ? Math.floor(Date.parse(`${stored.oldestDay}T00:00:00Z`) / 1000) : null,
         packets: stored.packets,
+        shed_packets: tenant.shed,
+        failed_packets: tenant.failed,
+        queued_packets: tenant.queued,
       };
     } catch {
       throw new ApiError(503, STATISTICS_UNAVAILABLE_MESSAGE, 'The storage of this Hepic instance could not be read. Try again in a moment.');

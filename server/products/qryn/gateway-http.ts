@@ -51,24 +51,42 @@ export interface ReadRequest {
 /** A read API: answers the request and returns true, or returns false when the path is not one of its calls. */
 export type ReadApi = (request: ReadRequest) => Promise<boolean>;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads a body, bounded in size. `account`, when given, is told every byte held (the declared length first, then
+ * what arrives beyond it, then the decompressed size) and may throw to refuse the body before it is held
+ * (the gateway's in-flight bound, gateway-limits.ts).
+ */
+export async function readBody(req: IncomingMessage, account?: (bytes: number) => void): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES) {
     req.resume();
     throw new HttpError(413, `The body must be at most ${MAX_BODY_BYTES} bytes.`);
   }
+  if (account && Number.isFinite(declared) && declared > 0) {
+    try {
+      account(declared);
+    } catch (error) {
+      req.resume();
+      throw error;
+    }
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
+    const before = size;
     size += (chunk as Buffer).length;
     if (size > MAX_BODY_BYTES) throw new HttpError(413, `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+    if (account && size > declared) account(size - Math.max(before, declared));
     chunks.push(chunk as Buffer);
   }
   const raw = Buffer.concat(chunks);
   const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
   try {
-    if (encoding === 'gzip') return gunzipSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
-    if (encoding === 'deflate') return inflateSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
+    if (encoding === 'gzip' || encoding === 'deflate') {
+      const decoded = encoding === 'gzip' ? gunzipSync(raw, { maxOutputLength: MAX_DECODED_BYTES }) : inflateSync(raw, { maxOutputLength: MAX_DECODED_BYTES });
+      account?.(decoded.length);
+      return decoded;
+    }
   } catch (error) {
     if (error instanceof HttpError || error instanceof IngestError) throw error;
     throw new IngestError(`The body could not be decompressed (${encoding}).`);
@@ -88,8 +106,20 @@ export function parseJsonBody(raw: Buffer): unknown {
   }
 }
 
+/** Form bodies the gateway has already read (to check their length before any read API runs). */
+const readForms = new WeakMap<IncomingMessage, URLSearchParams>();
+
+/** Reads a form-encoded read call's body once; formParams then answers from it. */
+export async function preloadForm(req: IncomingMessage, url: URL): Promise<URLSearchParams> {
+  const params = await formParams(req, url);
+  readForms.set(req, params);
+  return params;
+}
+
 /** The query string, and for POST the form-encoded body (Prometheus and Loki clients send either). */
 export async function formParams(req: IncomingMessage, url: URL): Promise<URLSearchParams> {
+  const preloaded = readForms.get(req);
+  if (preloaded) return new URLSearchParams(preloaded);
   const params = new URLSearchParams(url.search);
   if (req.method === 'POST') {
     if (contentType(req) !== 'application/x-www-form-urlencoded') throw new HttpError(415, 'Send the parameters form-encoded (application/x-www-form-urlencoded).');
@@ -99,7 +129,7 @@ export async function formParams(req: IncomingMessage, url: URL): Promise<URLSea
 }
 
 /** Snappy block format (Loki protobuf, remote write); the declared length is checked before decompressing. */
-export function unsnappy(raw: Buffer): Buffer {
+export function unsnappy(raw: Buffer, account?: (bytes: number) => void): Buffer {
   let length = 0;
   let shift = 0;
   for (let i = 0; i < Math.min(raw.length, 5); i++) {
@@ -109,6 +139,7 @@ export function unsnappy(raw: Buffer): Buffer {
   }
   if (raw.length === 0) throw new IngestError('The body is empty: a snappy-compressed protobuf message was expected.');
   if (length > MAX_DECODED_BYTES) throw new HttpError(413, 'The decompressed body is too large.');
+  account?.(length);
   try {
     return uncompressSync(raw, { asBuffer: true }) as Buffer;
   } catch {

@@ -10,9 +10,10 @@ import type { Writer } from './ingest/writer';
 import { findInstance, findInstanceByCredentials, findToken, hashSecret, type QrynInstanceRow } from './qryn-repository';
 import { StorageError, type StorageClient } from './storage-client';
 import {
-  contentType, empty, HttpError, parseJsonBody as json, readBody as readRaw, sendError, sendJson, text, unsnappy,
+  contentType, empty, HttpError, parseJsonBody as json, preloadForm, readBody as readRaw, sendError, sendJson, text, unsnappy,
   type Access, type ReadApi, type ReadRequest, type Scope,
 } from './gateway-http';
+import { createGatewayGuards, gatewayLimits, type GatewayLimits } from './gateway-limits';
 import { lokiApi } from './loki-api';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
@@ -42,9 +43,16 @@ export interface GatewayDeps {
   storage(instance: QrynInstanceRow): Promise<StorageClient>;
   nowMs(): number;
   log(message: string): void;
+  /** The gateway's limits (gateway-limits.ts); from the environment when not given. */
+  limits?: GatewayLimits;
 }
 
+/** Credentials that signed in lately pass even while their key or address is throttled (only guesses are slowed). */
+const KNOWN_GOOD_MS = 60 * 60_000;
+
 export function createGateway(deps: GatewayDeps) {
+  const guards = createGatewayGuards(deps.limits ?? gatewayLimits(process.env));
+  const knownGood = new Map<string, number>();
   const accessCache = new Map<string, { until: number; access: Access | null }>();
   const lookupCache = new Map<string, { until: number; value: unknown }>();
 
@@ -81,6 +89,10 @@ export function createGateway(deps: GatewayDeps) {
     const challenge: Record<string, string> = req.headers['x-qryn-view'] ? {} : { 'www-authenticate': 'Basic realm="qryn"' };
     if (!header) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.', challenge);
     const key = `${instanceId}|${hashSecret(header)}`;
+    // Failed sign-ins are counted per credential (the API key, or the instance for tokens) and per address; past
+    // the allowance only credentials that signed in lately get through until the window ends.
+    const throttleKeys = [`key:${instanceId}|${credentialName(header)}`, `addr:${req.socket.remoteAddress ?? ''}`];
+    if ((knownGood.get(key) ?? 0) <= Date.now()) guards.checkLogin(instanceId, throttleKeys);
     const cached = accessCache.get(key);
     let access: Access | null;
     if (cached && cached.until > Date.now()) access = cached.access;
@@ -89,7 +101,12 @@ export function createGateway(deps: GatewayDeps) {
       if (accessCache.size > 10_000) accessCache.clear();
       accessCache.set(key, { until: Date.now() + AUTH_CACHE_MS, access });
     }
-    if (!access) throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
+    if (!access) {
+      guards.failedLogin(throttleKeys);
+      throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
+    }
+    if (knownGood.size > 10_000) knownGood.clear();
+    knownGood.set(key, Date.now() + KNOWN_GOOD_MS);
     return access;
   }
 
@@ -130,11 +147,80 @@ export function createGateway(deps: GatewayDeps) {
 
   async function push(access: Access, batch: Batch): Promise<void> {
     if (batch.size === 0) return;
+    guards.admit(access.instance.id, { series: batch.series.size, samples: batch.size });
     const client = await deps.storage(access.instance);
     await deps.writer.write({ id: access.instance.id, database: access.instance.database_name, client, fingerprintLimit: access.instance.fingerprint_limit }, batch);
   }
 
   const nowNs = () => BigInt(deps.nowMs()) * 1_000_000n;
+
+  /** One push: the body read under the in-flight bound, decoded, checked against the limits, written. */
+  async function pushCall(req: IncomingMessage, res: ServerResponse, access: Access, path: string, url: URL, account: (bytes: number) => void): Promise<void> {
+    const batch = new Batch();
+    const raw = await readRaw(req, account);
+    const type = contentType(req);
+    if (path === '/loki/api/v1/push' || path === '/api/prom/push') {
+      if (type === 'application/x-protobuf') decodeLokiProto(unsnappy(raw, account), batch);
+      else decodeLokiJson(json(raw), batch);
+      await push(access, batch);
+      return empty(res, 204);
+    }
+    if (/^\/(api\/v1\/prom\/remote\/write|api\/prom\/remote\/write|prom\/remote\/write|api\/v1\/write)$/.test(path)) {
+      decodeRemoteWrite(unsnappy(raw, account), batch);
+      await push(access, batch);
+      return empty(res, 204);
+    }
+    if (/^\/(write|api\/v2\/write|influx\/write|influx\/api\/v2\/write)$/.test(path)) {
+      decodeInflux(raw.toString('utf8'), url.searchParams.get('precision') ?? undefined, nowNs(), batch);
+      await push(access, batch);
+      return empty(res, 204);
+    }
+    const bulk = /^\/(?:([^/_][^/]*)\/)?_bulk$/.exec(path);
+    if (bulk) {
+      const started = Date.now();
+      const items = decodeBulk(raw.toString('utf8'), bulk[1] ? decodeURIComponent(bulk[1]) : undefined, nowNs(), batch);
+      await push(access, batch);
+      return sendJson(res, 200, { took: Date.now() - started, errors: false, items: items.map((i) => ({ [i.action]: { _index: i.index, result: 'created', status: 201 } })) });
+    }
+    if (/^\/(api\/v2\/spans|tempo\/api\/push|tempo\/spans)$/.test(path)) {
+      decodeZipkin(json(raw), batch);
+      await push(access, batch);
+      return empty(res, 202);
+    }
+    if (path === '/v1/traces') {
+      if (type === 'application/x-protobuf') {
+        decodeOtlpProto(raw, batch);
+        await push(access, batch);
+        res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': 0 });
+        return void res.end();
+      }
+      decodeOtlp(json(raw), batch);
+      await push(access, batch);
+      return sendJson(res, 200, {});
+    }
+    throw new HttpError(404, `There is no qryn call at ${path}.`);
+  }
+
+  /**
+   * Query parameters over the documented length are refused before any read API parses them (413). A
+   * form-encoded read carries them in its body: read here (bounded: percent-encoding may triple a character, plus
+   * room for the other parameters), checked the same way, and handed to the read API through formParams.
+   */
+  async function checkQuerySize(req: IncomingMessage, url: URL): Promise<void> {
+    const max = guards.limits.maxQueryLength;
+    let params = url.searchParams;
+    if (req.method === 'POST' && contentType(req) === 'application/x-www-form-urlencoded') {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > 3 * max + 8192) {
+        req.resume();
+        throw new HttpError(413, `The form body is ${declared} bytes long; queries of at most ${max} characters are accepted.`);
+      }
+      params = await preloadForm(req, url);
+    }
+    for (const [name, value] of params) {
+      if (value.length > max) throw new HttpError(413, `The parameter "${name.slice(0, 40)}" is ${value.length} characters long; at most ${max} characters are accepted.`);
+    }
+  }
 
   async function route(req: IncomingMessage, res: ServerResponse, instanceId: string, path: string, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
@@ -145,50 +231,16 @@ export function createGateway(deps: GatewayDeps) {
     require(access, isPush ? 'write' : 'read');
 
     if (isPush) {
-      const batch = new Batch();
-      const raw = await readRaw(req);
-      const type = contentType(req);
-      if (path === '/loki/api/v1/push' || path === '/api/prom/push') {
-        if (type === 'application/x-protobuf') decodeLokiProto(unsnappy(raw), batch);
-        else decodeLokiJson(json(raw), batch);
-        await push(access, batch);
-        return empty(res, 204);
+      const ticket = guards.ticket(access.instance.id);
+      try {
+        await pushCall(req, res, access, path, url, ticket.add);
+      } finally {
+        ticket.release();
       }
-      if (/^\/(api\/v1\/prom\/remote\/write|api\/prom\/remote\/write|prom\/remote\/write|api\/v1\/write)$/.test(path)) {
-        decodeRemoteWrite(unsnappy(raw), batch);
-        await push(access, batch);
-        return empty(res, 204);
-      }
-      if (/^\/(write|api\/v2\/write|influx\/write|influx\/api\/v2\/write)$/.test(path)) {
-        decodeInflux(raw.toString('utf8'), url.searchParams.get('precision') ?? undefined, nowNs(), batch);
-        await push(access, batch);
-        return empty(res, 204);
-      }
-      const bulk = /^\/(?:([^/_][^/]*)\/)?_bulk$/.exec(path);
-      if (bulk) {
-        const started = Date.now();
-        const items = decodeBulk(raw.toString('utf8'), bulk[1] ? decodeURIComponent(bulk[1]) : undefined, nowNs(), batch);
-        await push(access, batch);
-        return sendJson(res, 200, { took: Date.now() - started, errors: false, items: items.map((i) => ({ [i.action]: { _index: i.index, result: 'created', status: 201 } })) });
-      }
-      if (/^\/(api\/v2\/spans|tempo\/api\/push|tempo\/spans)$/.test(path)) {
-        decodeZipkin(json(raw), batch);
-        await push(access, batch);
-        return empty(res, 202);
-      }
-      if (path === '/v1/traces') {
-        if (type === 'application/x-protobuf') {
-          decodeOtlpProto(raw, batch);
-          await push(access, batch);
-          res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': 0 });
-          return void res.end();
-        }
-        decodeOtlp(json(raw), batch);
-        await push(access, batch);
-        return sendJson(res, 200, {});
-      }
+      return;
     }
 
+    await checkQuerySize(req, url);
     const request: ReadRequest = {
       req, res, method, path, url, access,
       storage: await deps.storage(access.instance),
@@ -204,15 +256,24 @@ export function createGateway(deps: GatewayDeps) {
 
   return {
     prefix: GATEWAY_PREFIX,
+    /** What was refused of an instance (in-flight bound, limits, sign-in throttle) since the platform started. */
+    refusals: guards.refusals,
+    limits: guards.limits,
     /** Forget cached credentials (after a rotation, a token deletion or a release). */
     invalidate(): void {
       accessCache.clear();
+      knownGood.clear();
       lookupCache.clear();
     },
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://gateway.invalid');
       const match = /^\/qryn\/([^/]+)(\/.*)?$/.exec(url.pathname);
       try {
+        try {
+          decodeURIComponent(url.pathname);
+        } catch {
+          throw new HttpError(400, 'The path is not valid: a "%" must be followed by two hexadecimal digits of UTF-8.');
+        }
         if (!match) throw new HttpError(404, 'Add the instance id to the path: /qryn/{instanceId}/…');
         await route(req, res, match[1], match[2] ?? '/', url);
       } catch (error) {
@@ -230,6 +291,14 @@ export function createGateway(deps: GatewayDeps) {
       }
     },
   };
+}
+
+/** The name a credential signs in with: the API key of basic auth, '' for a token (counted per instance). */
+function credentialName(header: string): string {
+  const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+  if (!/^basic$/i.test(scheme)) return '';
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return decoded.slice(0, Math.max(0, decoded.indexOf(':'))).slice(0, 200);
 }
 
 const PUSH_PATHS = [

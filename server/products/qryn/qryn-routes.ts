@@ -20,6 +20,7 @@ import {
   drilldownMessage,
   type QrynConfig,
   type QrynToken,
+  type QrynMetrics,
 } from '../../../contract/qryn';
 import { ProjectIdQuery } from '../../../contract/common';
 import type { ApiContext, ApiRouter } from '../../api/api-context';
@@ -146,7 +147,15 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     try {
       const client = await qryn.storageOf(instance);
       const today = new Date(ctx.clock.nowMs()).toISOString().slice(0, 10);
-      sendJson(res, 200, await instanceStats(client, instance.database_name, period, { ttlDays: instance.ttl_days, fingerprintLimit: instance.fingerprint_limit, today }));
+      const refused = qryn.gateway.refusals(instance.id);
+      sendJson(res, 200, {
+        ...(await instanceStats(client, instance.database_name, period, { ttlDays: instance.ttl_days, fingerprintLimit: instance.fingerprint_limit, today })),
+        refused_busy: refused.busy,
+        refused_over_limit: refused.overLimit,
+        refused_sign_ins: refused.throttledLogins,
+        series_per_push_limit: qryn.gateway.limits.seriesPerPush,
+        samples_per_second_limit: qryn.gateway.limits.samplesPerSecond,
+      } satisfies QrynMetrics);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw new ApiError(503, STATS_UNAVAILABLE_MESSAGE, 'The storage could not be read. Try again in a moment.');

@@ -15,10 +15,12 @@ export function decodeRemoteWrite(bytes: Uint8Array, batch: Batch): void {
     throw new IngestError(`The body is not a Prometheus WriteRequest: ${error instanceof Error ? error.message : String(error)}`);
   }
   for (const series of message.timeseries ?? []) {
-    const labels: Record<string, string> = {};
+    // No prototype: "__proto__" is stored as a label like any other name.
+    const labels: Record<string, string> = Object.create(null);
     for (const label of series.labels ?? []) {
       if (!label.name) throw new IngestError('A label has no name.');
-      if (label.name in labels) throw new IngestError(`Label "${label.name}" appears twice in one series.`);
+      // Own properties only: "constructor", "toString" or "__proto__" are ordinary label names, not duplicates.
+      if (Object.hasOwn(labels, label.name)) throw new IngestError(`Label "${label.name}" appears twice in one series.`);
       labels[label.name] = label.value ?? '';
     }
     const fingerprint = batch.addSeries('metrics', labels);

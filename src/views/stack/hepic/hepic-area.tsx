@@ -119,7 +119,7 @@ function HepicOverview({ config, readOnly, base }: { config: HepicConfigData; re
 }
 
 /** With a quota: Storage Quota, Ingested and Rotation Point; without one: Stored and Usage percent (spec §2). */
-function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
+export function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
   const rotation = statistics.rotationPointSec === null ? 'No data stored yet' : formatDate(statistics.rotationPointSec * 1000);
   const percent = statistics.storageUsagePercentage === null ? 'Not measured' : `${statistics.storageUsagePercentage < 0.01 && statistics.storageUsagePercentage > 0 ? '< 0.01' : statistics.storageUsagePercentage.toFixed(2)} %`;
   const rows: [string, string][] =
@@ -134,7 +134,20 @@ function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
           ['Usage percent', percent],
         ];
   rows.push(['Packets', formatNumber(statistics.packets)]);
+  rows.push(['Dropped', formatNumber(statistics.shedPackets + statistics.failedPackets)]);
+  if (statistics.queuedPackets > 0) rows.push(['Waiting to be stored', formatNumber(statistics.queuedPackets)]);
+  const dropped = statistics.shedPackets + statistics.failedPackets;
   return (
+    <>
+    {dropped > 0 && (
+      <Alert status="warning">
+        {`${formatNumber(dropped)} packets of this instance were dropped since the platform started: `}
+        {statistics.shedPackets > 0 && `${formatNumber(statistics.shedPackets)} because its storage could not keep up with the senders`}
+        {statistics.shedPackets > 0 && statistics.failedPackets > 0 && ', '}
+        {statistics.failedPackets > 0 && `${formatNumber(statistics.failedPackets)} refused by the storage`}
+        {'. Other instances are not affected.'}
+      </Alert>
+    )}
     <dl className={css({ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: '6', rowGap: '2' })}>
       {rows.map(([label, value]) => (
         <div key={label} className={css({ display: 'contents' })}>
@@ -143,6 +156,7 @@ function StatisticsList({ statistics }: { statistics: HepicStatisticsData }) {
         </div>
       ))}
     </dl>
+    </>
   );
 }
 

@@ -37,8 +37,37 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 const percent = (part: number, total: number) => (total > 0 ? `${formatNumber(Math.round((part / total) * 1000) / 10)}%` : '0%');
 
+/** What the gateway refused of this instance (docs/qryn.md, Limits), shown only when something was. */
+export function Refusals({ metrics }: { metrics: QrynMetricsData }) {
+  const parts = [
+    metrics.refusedBusy > 0 && `${formatNumber(metrics.refusedBusy)} pushes while too much of this instance's data was being written (answered 429 or 503; clients retry)`,
+    metrics.refusedOverLimit > 0 &&
+      `${formatNumber(metrics.refusedOverLimit)} pushes over the limits (at most ${formatNumber(metrics.seriesPerPushLimit)} series per push and ${formatNumber(metrics.samplesPerSecondLimit)} lines or samples per second)`,
+    metrics.refusedSignIns > 0 && `${formatNumber(metrics.refusedSignIns)} sign-ins after too many failed ones`,
+  ].filter((part): part is string => Boolean(part));
+  if (parts.length === 0) return null;
+  return (
+    <Alert status="warning" title="Refused since the platform started">
+      <ul>
+        {parts.map((part) => (
+          <li key={part}>{part}</li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}
+
 /** The stats in the spec's two layouts: with a byte count, the four totals; otherwise quota, rotation point and per-type rows. */
 export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <Refusals metrics={metrics} />
+      <IngestionTotals metrics={metrics} />
+    </div>
+  );
+}
+
+function IngestionTotals({ metrics }: { metrics: QrynMetricsData }) {
   const statList = css({ display: 'flex', flexWrap: 'wrap', gap: '6' });
   if (metrics.bytesCount > 0) {
     return (

@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { compressSync } from 'snappy';
+import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
+import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
+import { createGateway } from '../../server/products/qryn/gateway';
+import { DEFAULT_GATEWAY_LIMITS, gatewayLimits, type GatewayLimits } from '../../server/products/qryn/gateway-limits';
+import type { Writer } from '../../server/products/qryn/ingest/writer';
+import { findInstance } from '../../server/products/qryn/qryn-repository';
+
+// The gateway's limits: bytes in flight per instance and overall with the storage stalled (429/503 before memory
+// goes), series per push, samples per second, failed sign-ins per credential and address, and bad input that used
+// to give 500/503 (bad percent-encoding, times out of range, a query over the documented length).
+
+let platform: TestPlatform;
+let qryn: EnabledQryn;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  qryn = (await enableQrynOnSeededProject(platform, 'Acme Staging')).qryn;
+});
+afterAll(async () => platform?.stop());
+
+/** A second gateway over the platform's database and storage, with its own limits and writer, on a free port. */
+async function gatewayWith(limits: Partial<GatewayLimits>, writer?: Partial<Writer>): Promise<{ url: string; close(): Promise<void> }> {
+  const gateway = createGateway({
+    db: platform.db,
+    writer: { ...qryn.backend.writer, ...writer } as Writer,
+    storage: (instance) => qryn.backend.storageOf(instance),
+    nowMs: () => Date.now(),
+    log: () => undefined,
+    limits: { ...DEFAULT_GATEWAY_LIMITS, ...limits },
+  });
+  const server: Server = createServer((req, res) => void gateway.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/qryn/${qryn.instanceId}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const lokiBody = (streams: number, linesEach: number, pad = 0) =>
+  JSON.stringify({
+    streams: Array.from({ length: streams }, (_, s) => ({
+      stream: { app: 'limits', n: String(s) },
+      values: Array.from({ length: linesEach }, (_, i) => [`${Date.now()}${String(i).padStart(6, '0')}`, `line ${i} ${'x'.repeat(pad)}`]),
+    })),
+  });
+
+const push = (url: string, body: string, auth = qryn.basic, signal?: AbortSignal) =>
+  fetch(`${url}/loki/api/v1/push`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body, signal });
+
+describe('bytes in flight', () => {
+  it('with the storage stalled, pushes past the instance share get 429 and past the overall bound 503, at once', async () => {
+    const stalled = new Promise<void>(() => undefined);
+    const gw = await gatewayWith({ instanceInflightBytes: 1_000_000, inflightBytes: 1_500_000 }, { write: () => stalled });
+    try {
+      const body = lokiBody(1, 10, 60_000); // ~600 kB
+      const held = push(gw.url, body).catch(() => undefined);
+      // The first push is held by the stalled write; the next ones are answered at once.
+      await new Promise((r) => setTimeout(r, 300));
+      const second = await push(gw.url, body, qryn.basic, AbortSignal.timeout(5000));
+      expect(second.status).toBe(429);
+      expect(second.headers.get('retry-after')).toBe('1');
+      expect((await second.json()).message).toMatch(/too much data being written/);
+      void held;
+    } finally {
+      await gw.close();
+    }
+    const overall = await gatewayWith({ instanceInflightBytes: 10_000_000, inflightBytes: 1_000_000 }, { write: () => stalled });
+    try {
+      const body = lokiBody(1, 10, 60_000);
+      void push(overall.url, body).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await push(overall.url, body, qryn.basic, AbortSignal.timeout(5000))).status).toBe(503);
+    } finally {
+      await overall.close();
+    }
+  });
+
+  it('gives the bytes back when a push ends: later pushes are accepted again', async () => {
+    let release: () => void = () => undefined;
+    const gw = await gatewayWith({ instanceInflightBytes: 1_000_000 }, { write: () => new Promise<void>((resolve) => (release = resolve)) });
+    try {
+      const body = lokiBody(1, 10, 60_000);
+      const first = push(gw.url, body);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await push(gw.url, body)).status).toBe(429);
+      release();
+      expect((await first).status).toBe(204);
+      const third = push(gw.url, body);
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      expect((await third).status).toBe(204);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('per-instance limits', () => {
+  it('a push with more series than allowed, or more samples than the burst, is refused whole with 429', async () => {
+    const gw = await gatewayWith({ seriesPerPush: 5, samplesBurst: 20, samplesPerSecond: 1 });
+    try {
+      const many = await push(gw.url, lokiBody(6, 1));
+      expect(many.status).toBe(429);
+      expect((await many.json()).message).toMatch(/at most 5 distinct series/);
+      expect((await push(gw.url, lokiBody(1, 21))).status).toBe(429);
+      // Within the burst it passes, then the bucket is empty until it refills (1 per second).
+      expect((await push(gw.url, lokiBody(1, 15))).status).toBe(204);
+      const over = await push(gw.url, lokiBody(1, 10));
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('the shipped defaults refuse a push of 50,000 new series', async () => {
+    expect(DEFAULT_GATEWAY_LIMITS.seriesPerPush).toBeLessThan(50_000);
+    const response = await push(qryn.url, lokiBody(50_000, 1));
+    expect(response.status).toBe(429);
+  });
+
+  it('reads its limits from the environment, refusing a malformed one by name', () => {
+    expect(gatewayLimits({ QRYN_SERIES_PER_PUSH: '7' }).seriesPerPush).toBe(7);
+    expect(() => gatewayLimits({ QRYN_INFLIGHT_BYTES: 'lots' })).toThrow(/QRYN_INFLIGHT_BYTES/);
+  });
+});
+
+describe('failed sign-ins', () => {
+  it('past the allowance a credential is answered 429 for the window; a credential that signed in lately still passes', async () => {
+    const gw = await gatewayWith({ failedLogins: 3, failedLoginWindowMs: 60_000 });
+    try {
+      const labels = (auth: string) => fetch(`${gw.url}/loki/api/v1/labels`, { headers: { authorization: auth } });
+      expect((await labels(qryn.basic)).status).toBe(200);
+      const wrong = `Basic ${Buffer.from(`${qryn.apiKey}:wrong`).toString('base64')}`;
+      for (let i = 0; i < 3; i++) expect((await labels(wrong)).status).toBe(401);
+      const throttled = await labels(wrong);
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await labels(`Bearer guess-${Math.random()}`)).status).toBe(429); // the address is throttled too
+      expect((await labels(qryn.basic)).status).toBe(200);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('bad input is 400 or 413 with a reason, never 500/503', () => {
+  const get = async (path: string) => {
+    const response = await fetch(`${qryn.url}${path}`, { headers: { authorization: qryn.basic } });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  };
+
+  it('bad percent-encoding in the path', async () => {
+    for (const path of ['/loki/api/v1/label/%ZZ/values', '/api/v1/label/%ZZ/values']) {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/not valid/);
+    }
+    const bulk = await fetch(`${qryn.url}/%ZZ/_bulk`, { method: 'POST', headers: { authorization: qryn.basic, 'content-type': 'application/x-ndjson' }, body: '{"index":{}}\n{"a":1}\n' });
+    expect(bulk.status).toBe(400);
+  });
+
+  it('times out of range', async () => {
+    const query = encodeURIComponent('{app="limits"}');
+    // Loki reads 13 digits and more as nanoseconds: 99999999999999 ns is a valid time there.
+    for (const extra of ['end=9999999999999999999999', 'start=-99999999999999', 'start=-1']) {
+      const loki = await get(`/loki/api/v1/query_range?query=${query}&${extra}`);
+      expect(loki.status, extra).toBe(400);
+      expect(loki.body.message).toMatch(/out of range/);
+    }
+    for (const extra of ['end=99999999999999', 'start=-99999999999999']) {
+      const prom = await get(`/api/v1/query_range?query=up&step=60&${extra}`);
+      expect(prom.status, extra).toBe(400);
+      expect(prom.body.error).toMatch(/out of range/);
+    }
+    expect((await get('/api/v1/query_range?query=up&start=0&end=600&step=99999999999999')).status).toBe(400);
+  });
+
+  it('a selector with 3,000 matchers is over the documented length: 413 before any read runs', async () => {
+    const selector = `{${Array.from({ length: 3000 }, (_, i) => `l${i}="v"`).join(',')}}`;
+    // Too long for a URL (the server's header limit answers 431): clients send it form-encoded.
+    const response = await fetch(`${qryn.url}/loki/api/v1/query_range`, {
+      method: 'POST',
+      headers: { authorization: qryn.basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: selector }).toString(),
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).message).toMatch(/queries of at most 4096 characters are accepted/);
+    // Just under the bound the query runs (no 503 from a statement too large for the storage).
+    const under = `{${Array.from({ length: 1700 }, (_, i) => `l${i}="v"`).join(',')}}`.slice(0, 4_090).replace(/,[^,]*$/, '}');
+    expect(under.length).toBeGreaterThan(4_000);
+    const fits = await fetch(`${qryn.url}/loki/api/v1/query_range`, {
+      method: 'POST',
+      headers: { authorization: qryn.basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: under }).toString(),
+    });
+    expect(fits.status, await fits.clone().text()).toBe(200);
+    // In the query string the same bound applies, per parameter.
+    const gw = await gatewayWith({ maxQueryLength: 1000 });
+    try {
+      const long = await fetch(`${gw.url}/api/v1/query?query=${encodeURIComponent(selector.slice(0, 2000))}`, { headers: { authorization: qryn.basic } });
+      expect(long.status).toBe(413);
+      expect((await long.json()).message).toMatch(/"query" is 2000 characters long; at most 1000/);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('Prometheus label names that are Object.prototype members', () => {
+  it('constructor, toString and __proto__ are ordinary labels: the remote write is stored', async () => {
+    const ts = String(Date.now());
+    const body = compressSync(
+      Buffer.from(
+        PromWriteRequest.encode(
+          PromWriteRequest.fromObject({
+            timeseries: [
+              {
+                labels: [
+                  { name: '__name__', value: 'proto_names' },
+                  { name: '__proto__', value: 'p' },
+                  { name: 'constructor', value: 'c' },
+                  { name: 'toString', value: 't' },
+                ],
+                samples: [{ value: 1, timestamp: ts }],
+              },
+            ],
+          }),
+        ).finish(),
+      ),
+    );
+    const response = await fetch(`${qryn.url}/api/v1/prom/remote/write`, { method: 'POST', headers: { authorization: qryn.basic, 'content-type': 'application/x-protobuf' }, body: new Uint8Array(body) });
+    expect(response.status).toBe(204);
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const rows = await client.query<{ labels: string }>(`SELECT labels FROM ${instance.database_name}.time_series WHERE labels LIKE '%proto_names%'`);
+    // Compared as entries: an object literal cannot hold an own "__proto__" key.
+    expect(Object.entries(JSON.parse(rows[0].labels)).sort()).toEqual([['__name__', 'proto_names'], ['__proto__', 'p'], ['constructor', 'c'], ['toString', 't']]);
+  });
+});
