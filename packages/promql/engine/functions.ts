@@ -205,6 +205,8 @@ export const RANGE_FUNCTIONS: Record<string, RangeFunction> = {
   quantile_over_time: (_t, v, lo, hi, env) => quantileOf(env.params[0], Array.from(v.subarray(lo, hi))),
   last_over_time: (_t, v, _lo, hi) => v[hi - 1],
   present_over_time: () => 1,
+  // Presence per step; the evaluator turns it into absence.
+  absent_over_time: () => 1,
   holt_winters: (_t, v, lo, hi, env) => {
     const sf = env.params[0];
     const tf = env.params[1];
