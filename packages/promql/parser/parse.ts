@@ -127,6 +127,12 @@ class Converter {
       const opened = this.unclosed(at);
       this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? 'unexpected end of input');
     }
+    // An identifier followed by "(" that the grammar does not know as a function.
+    const before = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(this.text.slice(0, at));
+    if (before && this.text.slice(at).trimStart().startsWith('(')) {
+      const from = at - before[0].length;
+      this.fail({ from, to: from + before[1].length }, `unknown function with name "${before[1]}"`);
+    }
     const tokenEnd = err.to > err.from ? err.to : nextTokenEnd(this.text, at);
     const token = this.text.slice(at, tokenEnd).trim() || this.text[at];
     if (token.startsWith('"') || token.startsWith("'")) {
@@ -179,29 +185,29 @@ class Converter {
       case 'VectorSelector':
         return this.vectorSelector(node);
       case 'MatrixSelector': {
-        const inner = this.expr(this.exprChild(node));
         const rangeMs = this.duration(node.getChild('DurationExpr')!);
-        if (inner.kind !== 'VectorSelector') this.fail(node, 'ranges only allowed for vector selectors');
-        if (inner.offsetMs !== 0 || inner.at) this.fail(node, 'no offset modifiers allowed before range');
-        return { kind: 'MatrixSelector', selector: inner, rangeMs, pos };
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => {
+          if (inner.kind !== 'VectorSelector') this.fail(node, 'ranges only allowed for vector selectors');
+          if (inner.offsetMs !== 0 || inner.at) this.fail(node, 'no offset modifiers allowed before range');
+          return { kind: 'MatrixSelector', selector: inner, rangeMs, pos: { start: inner.pos.start, end: pos.end } };
+        });
       }
       case 'SubqueryExpr': {
-        const inner = this.expr(this.exprChild(node));
         const durations = node.getChildren('DurationExpr');
         const rangeMs = this.duration(durations[0]);
         const stepMs = durations[1] ? this.duration(durations[1]) : 0;
-        return { kind: 'SubqueryExpr', expr: inner, rangeMs, stepMs, offsetMs: 0, pos };
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => (
+          { kind: 'SubqueryExpr', expr: inner, rangeMs, stepMs, offsetMs: 0, pos: { start: inner.pos.start, end: pos.end } }
+        ));
       }
       case 'OffsetExpr': {
-        const inner = this.expr(this.exprChild(node));
         const offsetMs = this.offsetDuration(node.getChild('OffsetDurationExpr')!);
-        return this.withModifier(inner, node, (target) => {
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => this.withModifier(inner, node, (target) => {
           if (target.offsetMs !== 0) this.fail(node, 'offset may not be set multiple times');
           target.offsetMs = offsetMs;
-        }, 'offset');
+        }, 'offset'));
       }
       case 'StepInvariantExpr': {
-        const inner = this.expr(this.exprChild(node));
         const pre = node.getChild('AtModifierPreprocessors');
         let at: AtModifier;
         if (pre) at = { startOrEnd: pre.getChild('AtStart') ? 'start' : 'end' };
@@ -214,10 +220,10 @@ class Converter {
           }
           at = { time: roundHalfAway(seconds * 1000) };
         }
-        return this.withModifier(inner, node, (target) => {
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => this.withModifier(inner, node, (target) => {
           if (target.at) this.fail(node, '@ <timestamp> may not be set multiple times');
           target.at = at;
-        }, '@');
+        }, '@'));
       }
       case 'FunctionCall':
         return this.call(node);
@@ -231,6 +237,27 @@ class Converter {
       default:
         return this.fail(node, `unexpected ${node.name}`);
     }
+  }
+
+  /**
+   * In Prometheus' grammar `offset`, `@`, `[range]` and `[range:step]` bind tighter than any operator
+   * (`a + b offset 1m` is `a + (b offset 1m)`, `-x[5m]` is `-(x[5m])`); the lezer grammar attaches them to the whole
+   * operation before, so they are moved onto its last operand here.
+   */
+  private postfix(inner: Expr, apply: (e: Expr) => Expr): Expr {
+    if (inner.kind === 'BinaryExpr') {
+      const rhs = this.postfix(inner.rhs, apply);
+      const expr: Expr = { ...inner, rhs, matching: inner.matching && { ...inner.matching }, pos: { start: inner.pos.start, end: rhs.pos.end } };
+      if (expr.matching && !expr.matching.explicit) expr.matching = undefined;
+      if (expr.matching && expr.matching.card === 'many-to-many') expr.matching.card = 'one-to-one';
+      this.completeBinary(expr, expr.pos);
+      return expr;
+    }
+    if (inner.kind === 'UnaryExpr') {
+      const operand = this.postfix(inner.expr, apply);
+      return { ...inner, expr: operand, pos: { start: inner.pos.start, end: operand.pos.end } };
+    }
+    return apply(inner);
   }
 
   /** Applies offset or @ to the selector or subquery it follows (Prometheus accepts no other place for them). */
@@ -403,7 +430,7 @@ class Converter {
       if (lhs.kind === 'NumberLiteral' && Number.isNaN(lhs.value)) (magnitude as { value: number }).value = NaN;
       const inner: Expr = { kind: 'BinaryExpr', op, lhs: magnitude, rhs, returnBool: false, pos };
       const value = signed.startsWith('-') ? { kind: 'UnaryExpr' as const, op: '-' as const, expr: inner, pos } : inner;
-      this.completeBinary(inner, node);
+      this.completeBinary(inner, pos);
       return value;
     }
     const returnBool = node.getChild('BoolModifier') !== null;
@@ -420,39 +447,40 @@ class Converter {
       };
     }
     const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos };
-    this.completeBinary(expr, node);
+    this.completeBinary(expr, pos);
     return expr;
   }
 
   /** Prometheus' checks of a binary expression (bool, matching, set operators, scalar comparisons). */
-  private completeBinary(expr: Expr & { kind: 'BinaryExpr' }, node: SyntaxNode): void {
+  private completeBinary(expr: Expr & { kind: 'BinaryExpr' }, pos: PosRange): void {
+    const node = pos;
     const lt = typeOf(expr.lhs);
     const rt = typeOf(expr.rhs);
     const opName = expr.op;
-    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.fail(node, 'bool modifier can only be used on comparison operators');
+    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.failAt(node, 'bool modifier can only be used on comparison operators');
     if ((lt !== 'scalar' && lt !== 'vector') || (rt !== 'scalar' && rt !== 'vector')) {
-      this.fail(node, 'binary expression must contain only scalar and instant vector types');
+      this.failAt(node, 'binary expression must contain only scalar and instant vector types');
     }
     if (COMPARISON_OPS.has(expr.op) && !expr.returnBool && lt === 'scalar' && rt === 'scalar') {
-      this.fail(node, 'comparisons between scalars must use BOOL modifier');
+      this.failAt(node, 'comparisons between scalars must use BOOL modifier');
     }
     if (SET_OPS.has(expr.op) && (lt === 'scalar' || rt === 'scalar')) {
-      this.fail(node, `set operator "${opName}" not allowed in binary scalar expression`);
+      this.failAt(node, `set operator "${opName}" not allowed in binary scalar expression`);
     }
     if (expr.matching && (lt !== 'vector' || rt !== 'vector')) {
-      this.fail(node, 'vector matching only allowed between instant vectors');
+      this.failAt(node, 'vector matching only allowed between instant vectors');
     }
     if (lt === 'vector' && rt === 'vector') {
       if (!expr.matching) expr.matching = { card: 'one-to-one', on: false, labels: [], include: [], explicit: false };
       if (SET_OPS.has(expr.op)) {
         if (expr.matching.card === 'many-to-one' || expr.matching.card === 'one-to-many') {
-          this.fail(node, `no grouping allowed for "${opName}" operation`);
+          this.failAt(node, `no grouping allowed for "${opName}" operation`);
         }
         expr.matching.card = 'many-to-many';
       }
       if (expr.matching.on) {
         for (const l of expr.matching.include) {
-          if (expr.matching.labels.includes(l)) this.fail(node, `label "${l}" must not occur in ON and GROUP clause at once`);
+          if (expr.matching.labels.includes(l)) this.failAt(node, `label "${l}" must not occur in ON and GROUP clause at once`);
         }
       }
     }
