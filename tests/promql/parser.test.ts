@@ -65,8 +65,8 @@ describe('PromQL parser: valid queries', () => {
   it('binds offset, @, ranges and subqueries tighter than operators, as Prometheus', () => {
     expect(parseExpr('a + b offset 1m')).toMatchObject({ kind: 'BinaryExpr', lhs: { offsetMs: 0 }, rhs: { offsetMs: 60_000 } });
     expect(parseExpr('a * b @ 10')).toMatchObject({ kind: 'BinaryExpr', lhs: { kind: 'VectorSelector' }, rhs: { at: { time: 10_000 } } });
-    expect(parseExpr('1 - x[5m:1m]')).toMatchObject({ kind: 'BinaryExpr', rhs: { kind: 'SubqueryExpr' } });
-    expect(() => parseExpr('1 - x[5m:1m]')).not.toThrow();
+    expect(() => parseExpr('1 - x[5m:1m]')).toThrow('binary expression must contain only scalar and instant vector types');
+    expect(parseExpr('1 - max_over_time(x[5m:1m])')).toMatchObject({ kind: 'BinaryExpr', rhs: { kind: 'Call' } });
     expect(parseExpr('-x offset 5m')).toMatchObject({ kind: 'UnaryExpr', expr: { kind: 'VectorSelector', offsetMs: 300_000 } });
     expect(() => parseExpr('(a + b) offset 1m')).toThrow('offset modifier must be preceded by an instant vector selector');
   });
