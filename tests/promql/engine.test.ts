@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../packages/promql/engine/engine';
 import { PromQLError } from '../../packages/promql/engine/errors';
-import { formatResult, formatValue } from '../../packages/promql/engine/format';
+import { formatPointValue, formatResult, formatValue } from '../../packages/promql/engine/format';
 import { planQuery } from '../../packages/promql/planner/planner';
 import { parseExpr } from '../../packages/promql/parser/parse';
 import { MemoryQuerier, type MemorySeries } from '../../packages/promql/storage/memory-querier';
@@ -27,6 +27,21 @@ describe('formatValue: Go strconv.FormatFloat(v, "f", -1, 64)', () => {
     [1.2345e-5, '0.000012345'],
   ];
   for (const [v, s] of cases) it(`${v} → ${s.length > 30 ? `${s.slice(0, 30)}…` : s}`, () => expect(formatValue(v)).toBe(s));
+});
+
+describe('formatPointValue: sample values as Prometheus 2.42 writes them', () => {
+  const cases: [number, string][] = [
+    [1e21, '1e+21'], [1e-7, '1e-07'], [-2e-7, '-2e-07'], [1e-6, '0.000001'], [1.23e22, '1.23e+22'], [1.5e-300, '1.5e-300'],
+    [0.1 + 0.2, '0.30000000000000004'], [123456789, '123456789'], [NaN, 'NaN'], [Infinity, '+Inf'], [0, '0'],
+  ];
+  for (const [v, s] of cases) it(`${v} → ${s}`, () => expect(formatPointValue(v)).toBe(s));
+  it('is used for vectors and matrices, formatValue for scalars', async () => {
+    const engine = createEngine();
+    const q = new MemoryQuerier([]);
+    expect(formatResult((await engine.instantQuery(q, '1e21', 1000)).value).result).toEqual([1, '1000000000000000000000']);
+    expect(formatResult((await engine.instantQuery(q, 'vector(1e21)', 1000)).value).result).toEqual([{ metric: {}, value: [1, '1e+21'] }]);
+    expect(formatResult((await engine.rangeQuery(q, '1e-7', 0, 0, 1000)).value).result).toEqual([{ metric: {}, values: [[0, '1e-07']] }]);
+  });
 });
 
 describe('formatResult: the Prometheus HTTP API data object', () => {

@@ -95,6 +95,7 @@ describe('PromQL parser: valid queries', () => {
   });
 });
 
+// Messages and positions compared with Prometheus 2.42's answers to the same queries.
 describe('PromQL parser: errors as Prometheus words them, with a position', () => {
   const cases: [string, string][] = [
     ['rate(x)', 'expected type range vector in call to function "rate", got instant vector'],
@@ -118,7 +119,7 @@ describe('PromQL parser: errors as Prometheus words them, with a position', () =
     ['-x[5m]', 'unary expression only allowed on expressions of type scalar or instant vector, got "range vector"'],
     ['a + b[5m]', 'binary expression must contain only scalar and instant vector types'],
     ['-(x[5m])', 'unary expression only allowed on expressions of type scalar or instant vector, got "range vector"'],
-    ['x[5m][1h:]', 'subquery is only allowed on instant vector, got range vector'],
+    ['x[5m][1h:]', 'subquery is only allowed on instant vector, got matrix instead'],
     ['sum(x)[5m]', 'ranges only allowed for vector selectors'],
     ['x offset 1m offset 2m', 'offset may not be set multiple times'],
     ['x @ 1 @ 2', '@ <timestamp> may not be set multiple times'],
@@ -127,12 +128,20 @@ describe('PromQL parser: errors as Prometheus words them, with a position', () =
     ['topk(x)', 'wrong number of arguments for aggregate expression provided, expected 2, got 1'],
     ['topk("a", x)', 'expected type scalar in aggregation parameter, got string'],
     ['count_values(1, x)', 'expected type string in aggregation parameter, got scalar'],
-    ['x{a=~"("}', 'invalid regular expression'],
+    ['x{a=~"("}', 'error parsing regexp: missing closing ): `^(?:()$`'],
     ['sum(rate(x[5m])', 'unclosed left parenthesis'],
     ['x{a="b"', 'unexpected end of input inside braces'],
     ['', 'no expression found in input'],
     ['x + 5m', 'unexpected duration "5m"'],
-    ['x[5]', 'bad duration syntax'],
+    ['x[5]', 'missing unit character in duration'],
+    ['x[-5m]', 'missing unit character in duration'],
+    [')', "unexpected right parenthesis ')'"],
+    ['1 +* 2', 'unexpected <op:*>'],
+    ['rate(x[5m]) by (a)', 'unexpected <by>'],
+    ['sum by (a b) (x)', 'unexpected identifier "b" in grouping opts, expected "," or ")"'],
+    ['x offset', 'unexpected end of input in offset, expected duration'],
+    ['x[5m:1m:1m]', "unexpected colon ':'"],
+    ['x[0s]', 'duration must be greater than 0'],
   ];
   for (const [q, message] of cases) {
     it(`${JSON.stringify(q)} → ${message}`, () => {
@@ -150,6 +159,17 @@ describe('PromQL parser: errors as Prometheus words them, with a position', () =
     // The argument of the wrong type: `y`, line 2, column 8.
     expect(e.message.startsWith('2:8: parse error:')).toBe(true);
     expect(e.positionRange).toEqual({ start: 16, end: 17 });
+  });
+
+  it('places errors where Prometheus 2.42 does', () => {
+    const at = (q: string) => fails(q).message.split(': parse error')[0];
+    expect(at('sum(x[5m])')).toBe('1:5');
+    expect(at('1 > 2')).toBe('1:3');
+    expect(at('x + bool y')).toBe('1:3');
+    expect(at('sum(x)[5m]')).toBe('1:7');
+    expect(at('x{__name__="y"}')).toBe('1:1');
+    expect(at('count_values(1, x)')).toBe('1:14');
+    expect(at('x{a=~"("}')).toBe('1:3');
   });
 
   it('keeps positions right after a holt_winters call (read under its later name)', () => {

@@ -4,6 +4,7 @@
 import type { AggregateOp } from '../parser/ast';
 import type { Labels } from '../storage/querier';
 import { executionError } from './errors';
+import { formatNumber } from '../parser/print';
 import { formatValue } from './format';
 import { quantileOf } from './functions';
 import { SeriesBuilder, type StepSeries, type StepVector } from './step-values';
@@ -209,7 +210,7 @@ function topk(args: AggregateArgs): StepVector {
   for (let i = 0; i < n; i++) {
     const f = param[i];
     if (!(f >= -9.223372036854776e18 && f <= 9.223372036854776e18)) {
-      throw executionError(`Scalar value ${Number.isNaN(f) ? 'NaN' : formatValue(f)} overflows int64`);
+      throw executionError(`Scalar value ${formatNumber(f)} overflows int64`);
     }
     const k = Math.trunc(f);
     if (k < 1) continue;

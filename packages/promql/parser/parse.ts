@@ -125,7 +125,8 @@ class Converter {
     if (at >= this.text.length || this.text.slice(at).trim() === '') {
       // Unclosed brackets or a dangling operator.
       const opened = this.unclosed(at);
-      this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? 'unexpected end of input');
+      const context = /\boffset\s*$/.test(this.text.slice(0, at)) ? ' in offset, expected duration' : '';
+      this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? `unexpected end of input${context}`);
     }
     // An identifier followed by "(" that the grammar does not know as a function.
     const before = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(this.text.slice(0, at));
@@ -139,7 +140,8 @@ class Converter {
       const q = token[0];
       if (!this.text.slice(at + 1).includes(q)) this.fail({ from: at, to: this.text.length }, 'unterminated quoted string');
     }
-    this.fail({ from: at, to: tokenEnd }, `unexpected ${describeToken(token)}`);
+    const context = err.parent?.name === 'GroupingLabels' ? ' in grouping opts, expected "," or ")"' : '';
+    this.fail({ from: at, to: tokenEnd }, `unexpected ${describeToken(token)}${context}`);
   }
 
   private unclosed(at: number): string | undefined {
@@ -187,7 +189,7 @@ class Converter {
       case 'MatrixSelector': {
         const rangeMs = this.duration(node.getChild('DurationExpr')!);
         return this.postfix(this.expr(this.exprChild(node)), (inner) => {
-          if (inner.kind !== 'VectorSelector') this.fail(node, 'ranges only allowed for vector selectors');
+          if (inner.kind !== 'VectorSelector') this.failAt({ start: inner.pos.end, end: pos.end }, 'ranges only allowed for vector selectors');
           if (inner.offsetMs !== 0 || inner.at) this.fail(node, 'no offset modifiers allowed before range');
           return { kind: 'MatrixSelector', selector: inner, rangeMs, pos: { start: inner.pos.start, end: pos.end } };
         });
@@ -305,10 +307,11 @@ class Converter {
 
   private duration(node: SyntaxNode): number {
     const lit = node.getChild('NumberDurationLiteralInDurationContext');
-    if (!lit || children(node).length !== 1) this.fail(node, `unexpected "${this.src(node)}" in duration, expected a duration literal`);
+    if (!lit || children(node).length !== 1) this.fail(node, 'missing unit character in duration');
     const text = this.src(lit);
     const ms = parseDuration(text);
-    if (ms === undefined || text === '0') this.fail(lit, `bad duration syntax: "${text}"`);
+    if (/^[\d.]+$/.test(text)) this.fail(lit, 'missing unit character in duration');
+    if (ms === undefined) this.fail(lit, `bad duration syntax: "${text}"`);
     if (ms === 0) this.fail(lit, 'duration must be greater than 0');
     return ms;
   }
@@ -323,6 +326,7 @@ class Converter {
     if (!lit) this.fail(node, `unexpected "${this.src(node)}" in offset, expected a duration`);
     const text = this.src(lit);
     const ms = parseDuration(text);
+    if (/^[\d.]+$/.test(text)) this.fail(lit, 'missing unit character in duration');
     if (ms === undefined) this.fail(lit, `bad duration syntax: "${text}"`);
     return ms;
   }
@@ -352,10 +356,12 @@ class Converter {
           try {
             compileAnchored(value);
           } catch (error) {
-            this.fail(valueNode, error instanceof RegexError ? error.message : String(error));
+            // Worded as Go's regexp package, at the matcher, as Prometheus.
+            const text = error instanceof RegexError ? error.message.replace(/^invalid regular expression "(?:[^"\\]|\\.)*": /, '') : String(error);
+            this.fail(m, text);
           }
         }
-        if (label === '__name__' && name !== undefined) this.fail(m, `metric name must not be set twice: "${name}" or "${value}"`);
+        if (label === '__name__' && name !== undefined) this.fail(node, `metric name must not be set twice: "${name}" or "${value}"`);
         matchers.push({ name: label, op, value });
       }
     }
@@ -446,7 +452,7 @@ class Converter {
         include: lists[1] ? this.groupingLabels(lists[1]) : [], explicit: true,
       };
     }
-    const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos };
+    const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos, opPos: this.range(opNode) };
     this.completeBinary(expr, pos);
     return expr;
   }
@@ -454,15 +460,17 @@ class Converter {
   /** Prometheus' checks of a binary expression (bool, matching, set operators, scalar comparisons). */
   private completeBinary(expr: Expr & { kind: 'BinaryExpr' }, pos: PosRange): void {
     const node = pos;
+    // Prometheus places these at the operator.
+    const at = expr.opPos ?? pos;
     const lt = typeOf(expr.lhs);
     const rt = typeOf(expr.rhs);
     const opName = expr.op;
-    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.failAt(node, 'bool modifier can only be used on comparison operators');
+    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.failAt(at, 'bool modifier can only be used on comparison operators');
     if ((lt !== 'scalar' && lt !== 'vector') || (rt !== 'scalar' && rt !== 'vector')) {
       this.failAt(node, 'binary expression must contain only scalar and instant vector types');
     }
     if (COMPARISON_OPS.has(expr.op) && !expr.returnBool && lt === 'scalar' && rt === 'scalar') {
-      this.failAt(node, 'comparisons between scalars must use BOOL modifier');
+      this.failAt(at, 'comparisons between scalars must use BOOL modifier');
     }
     if (SET_OPS.has(expr.op) && (lt === 'scalar' || rt === 'scalar')) {
       this.failAt(node, `set operator "${opName}" not allowed in binary scalar expression`);
@@ -480,7 +488,7 @@ class Converter {
       }
       if (expr.matching.on) {
         for (const l of expr.matching.include) {
-          if (expr.matching.labels.includes(l)) this.failAt(node, `label "${l}" must not occur in ON and GROUP clause at once`);
+          if (expr.matching.labels.includes(l)) this.failAt(at, `label "${l}" must not occur in ON and GROUP clause at once`);
         }
       }
     }
@@ -506,17 +514,17 @@ class Converter {
         return;
       case 'SubqueryExpr': {
         const t = typeOf(expr.expr);
-        if (t !== 'vector') this.failAt(expr.pos, `subquery is only allowed on instant vector, got ${typeName(t)} instead`);
+        if (t !== 'vector') this.failAt(expr.pos, `subquery is only allowed on instant vector, got ${t} instead`);
         this.check(expr.expr);
         return;
       }
       case 'AggregateExpr': {
         const t = typeOf(expr.expr);
-        if (t !== 'vector') this.failAt(expr.pos, `expected type instant vector in aggregation expression, got ${typeName(t)}`);
+        if (t !== 'vector') this.failAt(expr.expr.pos, `expected type instant vector in aggregation expression, got ${typeName(t)}`);
         if (expr.param) {
           const want: ValueType = expr.op === 'count_values' ? 'string' : 'scalar';
           const pt = typeOf(expr.param);
-          if (pt !== want) this.failAt(expr.pos, `expected type ${typeName(want)} in aggregation parameter, got ${typeName(pt)}`);
+          if (pt !== want) this.failAt(expr.param.pos, `expected type ${typeName(want)} in aggregation parameter, got ${typeName(pt)}`);
           this.check(expr.param);
         }
         this.check(expr.expr);
@@ -571,14 +579,24 @@ function matchesEmpty(m: LabelMatcher): boolean {
 }
 
 function nextTokenEnd(text: string, at: number): number {
-  const m = /^(\s*)([A-Za-z_:][A-Za-z0-9_:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[=!<>]=?|=~|!~|\S)/.exec(text.slice(at));
+  const m = /^(\s*)([A-Za-z_][A-Za-z0-9_:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[=!<>]=?|=~|!~|\S)/.exec(text.slice(at));
   return m ? at + m[0].length : at + 1;
 }
 
+const PUNCTUATION: Record<string, string> = {
+  '(': 'left parenthesis', ')': 'right parenthesis', '{': 'left brace', '}': 'right brace', '[': 'left bracket',
+  ']': 'right bracket', ',': 'comma', ':': 'colon',
+};
+const KEYWORDS = new Set([
+  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'and', 'or', 'unless', 'atan2',
+  'sum', 'avg', 'count', 'min', 'max', 'group', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values',
+]);
+
+/** A token as Prometheus' parser names it in "unexpected …" messages. */
 function describeToken(token: string): string {
-  if (/^[)\]}]$/.test(token)) return `right ${token === ')' ? 'parenthesis' : token === ']' ? 'bracket' : 'brace'} "${token}"`;
-  if (/^[([{]$/.test(token)) return `left ${token === '(' ? 'parenthesis' : token === '[' ? 'bracket' : 'brace'} "${token}"`;
-  if (token === ',') return 'comma ","';
+  if (PUNCTUATION[token[0]]) return `${PUNCTUATION[token[0]]} '${token[0]}'`;
+  if (KEYWORDS.has(token.toLowerCase())) return `<${token.toLowerCase()}>`;
+  if (/^[-+*/%^=!<>~]+$/.test(token)) return `<op:${token}>`;
   if (/^\d/.test(token)) return `number "${token}"`;
   if (/^["'`]/.test(token)) return `string ${token}`;
   if (/^[A-Za-z_:]/.test(token)) return `identifier "${token}"`;
