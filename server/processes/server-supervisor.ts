@@ -245,8 +245,9 @@ export class ServerSupervisor {
         await entry.exited;
         clearTimeout(escalate);
       }
-      // The server may outlive a watchdog killed on its own (SIGKILL to the watchdog only).
-      if (isAlive(entry.pid) && commandLine(entry.pid).includes(entry.spec.identity)) await killPid(entry.pid);
+      // The server may outlive a watchdog killed on its own (SIGKILL to the watchdog only); and its data may be
+      // removed next, so stop() returns once it no longer runs.
+      if (startTicks(entry.pid) !== undefined && commandLine(entry.pid).includes(entry.spec.identity)) await killPid(entry.pid);
       this.entries.delete(dir);
       // Only our own record: a newer platform may have taken the folder over meanwhile.
       if ((await readState(dir))?.watchdog.pid === entry.watchdog.pid) await rm(path.join(dir, STATE_FILE), { force: true });
