@@ -53,7 +53,9 @@ describe('a platform process whose tenants run SYSTEM SHUTDOWN and SYSTEM KILL',
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'ch-supervision-'));
-    child = fork(path.join(import.meta.dirname, '../support/clickhouse-platform-child.ts'), [dir, password], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // A process group of its own, as a platform started by a service manager has: a fault that reached the group
+    // would stop that stand-in, never the test runner.
+    child = fork(path.join(import.meta.dirname, '../support/clickhouse-platform-child.ts'), [dir, password], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], detached: true });
     child.once('exit', () => (exited = true));
     ready = await new Promise((resolve, reject) => {
       child.on('message', (m) => {

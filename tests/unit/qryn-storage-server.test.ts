@@ -126,7 +126,8 @@ describe('the storage server under the supervisor (fault injection)', () => {
 
   it('SYSTEM SHUTDOWN on the storage server leaves the platform process running, and the server comes back', async () => {
     const dir = await freshDir();
-    const child = fork(path.join(import.meta.dirname, '../support/storage-server-child.ts'), [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // A process group of its own: a fault that reached the group would stop that stand-in, never the test runner.
+    const child = fork(path.join(import.meta.dirname, '../support/storage-server-child.ts'), [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], detached: true });
     let exited = false;
     child.once('exit', () => (exited = true));
     try {
