@@ -128,6 +128,8 @@ ${replicas
   <default_database>default</default_database>
   <mark_cache_size>268435456</mark_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
+  <!-- Stop within about a second (a restart after SYSTEM SHUTDOWN or a TERM waits for it). -->
+  <shutdown_wait_unfinished>1</shutdown_wait_unfinished>
   <timezone>UTC</timezone>
   <remote_servers>
     <${input.clusterName}>
