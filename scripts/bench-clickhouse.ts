@@ -6,6 +6,7 @@ import { loadConfig } from '../server/config';
 import { startPlatform } from '../server/platform';
 import { createIntegration } from '../server/db/repositories/integrations-repository';
 import { findUserByEmail } from '../server/db/repositories/users-repository';
+import { clickhouseExec } from '../server/products/clickhouse/clickhouse-http';
 import { createTokenMinter } from '../tests/support/mint-token';
 
 // `npm run bench:clickhouse`: the whole platform (embedded database on disk, demo data, the job worker) creates
@@ -13,6 +14,8 @@ import { createTokenMinter } from '../tests/support/mint-token';
 // from the request to status active (every node answers SELECT 1 with the admin credentials) and from DELETE to
 // the cluster being gone (servers stopped, ports closed, folder removed). Real clickhouse-server processes; the
 // local cap (4 processes per cluster by default) applies, so larger shapes share processes.
+// Then the supervisor's recovery: a 1 x 1 cluster's server is killed (kill -9), shut down by the customer (SYSTEM
+// SHUTDOWN) and killed with its group (SYSTEM KILL); reported is the time until it answers the admin again.
 
 const SHAPES = (process.env.BENCH_SHAPES ?? '1x1,1x2,2x2,3x2')
   .split(',')
@@ -69,6 +72,34 @@ async function main(): Promise<void> {
       if (await portOpen(cluster.http_port)) throw new Error(`${name}: port ${cluster.http_port} still open after delete`);
       console.log(`${`${shards} x ${replicas}`.padEnd(27)}${String(processes).padEnd(11)}${`${(activeMs / 1000).toFixed(2)} s`.padEnd(17)}${(goneMs / 1000).toFixed(2)} s`);
     }
+
+    console.log(`\nfault on a 1 x 1 cluster       server answers again`);
+    const created = await api('POST', { project_id: projectId }, {
+      name: 'bench-faults', provider: 'aws', region_code: 'eu-central-1', machine: 'm5_large', version: '18.16', shards: 1, replicas: 1,
+      disks: [{ name: 'default', type: 'gp3', size: 150, unit_type: 'Decimal' }], ip_safe_list: '', admin_user: 'bench_admin', admin_password: 'Bench1234', confirm_password: 'Bench1234',
+    });
+    const id = created.body.cluster.id as number;
+    while ((await list()).find((c) => c.id === id)!.status === 'creating') await new Promise((r) => setTimeout(r, 50));
+    const admin = { host: '127.0.0.1', port: (await list()).find((c) => c.id === id)!.http_port, user: 'bench_admin', password: 'Bench1234' };
+    const pid = async () => (await platform.db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1', [id]))[0].pid;
+    const faults: [string, () => Promise<unknown>][] = [
+      ['kill -9 of the server', async () => process.kill(await pid(), 'SIGKILL')],
+      ['SYSTEM SHUTDOWN (customer)', () => clickhouseExec(admin, 'SYSTEM SHUTDOWN').catch(() => undefined)],
+      ['SYSTEM KILL (customer)', () => clickhouseExec(admin, 'SYSTEM KILL').catch(() => undefined)],
+    ];
+    for (const [fault, inject] of faults) {
+      const before = await pid();
+      const started = performance.now();
+      await inject();
+      for (;;) {
+        if ((await pid()) !== before && (await clickhouseExec(admin, 'SELECT 1', { timeoutMs: 500 }).then(() => true, () => false))) break;
+        if (performance.now() - started > 120_000) throw new Error(`${fault}: the server did not come back within 120 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      console.log(`${fault.padEnd(31)}${((performance.now() - started) / 1000).toFixed(2)} s`);
+    }
+    await api('DELETE', { project_id: projectId, cluster_id: id });
+    while ((await list()).some((c) => c.id === id)) await new Promise((r) => setTimeout(r, 50));
   } finally {
     await platform.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -215,7 +215,9 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     platform = await startTestPlatform({ dataDir, port, databaseUrl: platform.databaseUrl });
     const list = await clusters();
     expect(list[0]).toMatchObject({ id: cluster.id, status: 'active', http_port: cluster.http_port });
+    // The servers start again in the background (requests are served meanwhile), on the same ports.
     const admin = { host: cluster.host, port: cluster.http_port, user: 'admin_one', password };
+    await until(() => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false), (ok) => ok, 30_000);
     const [row] = await clickhouseQuery<{ c: string }>(admin, 'SELECT count() AS c FROM default.visits');
     expect(Number(row.c)).toBe(3);
   });

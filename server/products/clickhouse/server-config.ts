@@ -128,6 +128,10 @@ ${replicas
   <default_database>default</default_database>
   <mark_cache_size>268435456</mark_cache_size>
   <max_concurrent_queries>100</max_concurrent_queries>
+  <!-- Stop within a few seconds (a restart after SYSTEM SHUTDOWN or a TERM waits for it): a stopping 18.16 server
+       waits for open keep-alive connections (default 10 s) and unfinished queries. -->
+  <keep_alive_timeout>3</keep_alive_timeout>
+  <shutdown_wait_unfinished>1</shutdown_wait_unfinished>
   <timezone>UTC</timezone>
   <remote_servers>
     <${input.clusterName}>
