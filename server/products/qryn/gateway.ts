@@ -204,6 +204,12 @@ export function createGateway(deps: GatewayDeps) {
 
   return {
     prefix: GATEWAY_PREFIX,
+    /** Authenticates a request as every gateway read is (the live tail's WebSocket upgrade): read scope required. */
+    async authorizeRead(req: IncomingMessage, instanceId: string): Promise<Access> {
+      const access = await authenticate(req, instanceId);
+      require(access, 'read');
+      return access;
+    },
     /** Forget cached credentials (after a rotation, a token deletion or a release). */
     invalidate(): void {
       accessCache.clear();
