@@ -112,23 +112,6 @@ export function createReader(client: StorageClient, database: string) {
       return [...streams].map(([fp, values]) => ({ stream: labels.get(fp) ?? {}, values }));
     },
 
-    /**
-     * Loki's index volume (`/loki/api/v1/index/volume`, the logs drilldown's data): per matching stream, the bytes and
-     * lines of its log lines in the range, largest first.
-     */
-    async logVolume(query: string, range: TimeRange, limit: number) {
-      const { matchers, filters } = parseLogQuery(query);
-      if (filters.length > 0) throw new ReadError('The volume query takes a stream selector only, without line filters.');
-      const rows = await client.query<{ fp: string; lines: string; bytes: string }>(
-        `SELECT toString(fingerprint) AS fp, toString(count()) AS lines, toString(sum(length(line))) AS bytes FROM ${db}.log_samples
-         WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
-           AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})
-         GROUP BY fingerprint ORDER BY sum(length(line)) DESC LIMIT ${limit}`,
-      );
-      const labels = await labelsOf(client, db, 'logs', rows.map((r) => r.fp));
-      return rows.map((row) => ({ stream: labels.get(row.fp) ?? {}, bytes: Number(row.bytes), lines: Number(row.lines) }));
-    },
-
     /** Prometheus series for selectors. */
     async series(selectors: string[], range: TimeRange): Promise<Record<string, string>[]> {
       const seen = new Map<string, Record<string, string>>();
