@@ -4,6 +4,11 @@ import { startTestPlatform, type TestPlatform } from '../support/start-platform'
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { OtlpTraceEncoder } from '../../server/products/qryn/ingest/protos';
 import { TempoTrace, TempoTraceByIDResponse, tempoToObject } from '../support/tempo-proto';
+import { Batch } from '../../server/products/qryn/ingest/batch';
+import { decodeZipkin } from '../../server/products/qryn/ingest/traces';
+import { findInstance } from '../../server/products/qryn/qryn-repository';
+import { createTraceReader } from '../../server/products/qryn/trace-reader';
+import { parseTraceQL } from '../../packages/traceql/parse';
 
 // Tempo's search API over spans pushed the three ways (Zipkin JSON, OTLP JSON, OTLP protobuf): TraceQL's basic form,
 // tag search, tag names and values, and the trace by id in JSON and in Tempo's protobuf, decoded with Tempo's
@@ -257,5 +262,45 @@ describe('the rest of the API', () => {
     expect((await gw('/api/status/buildinfo')).body.version).toMatch(/^2\./);
     expect((await gw('/api/search', { auth: '' })).status).toBe(401);
     expect((await gw('/api/echo', { auth: 'Bearer nope' })).status).toBe(401);
+  });
+});
+
+describe('databases created before the resource columns', () => {
+  it('gain them on first use: older spans still read and search, new ones keep their resource', async () => {
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const database = `qryn_old_${run}`;
+    await client.command(`CREATE DATABASE ${database}`);
+    try {
+      // The spans table as the first schema made it, with a span whose resource went into its attributes.
+      await client.command(`CREATE TABLE ${database}.spans (
+        date Date, trace_id String, span_id String, parent_id String, name String,
+        service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
+        status_code Int32, attribute_keys Array(String), attribute_values Array(String),
+        source LowCardinality(String), payload String
+      ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`);
+      for (const table of ['time_series', 'series_labels', 'log_samples', 'metric_samples']) {
+        await client.command(`CREATE TABLE ${database}.${table} AS ${instance.database_name}.${table}`);
+      }
+      const oldTrace = hex(16);
+      const day = new Date(startMs).toISOString().slice(0, 10);
+      await client.command(
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['service.name', 'http.method'], ['legacy', 'GET'], 'otlp', '{}')`,
+      );
+      const batch = new Batch();
+      const newTrace = hex(8);
+      decodeZipkin([{ traceId: newTrace, id: hex(8), name: 'new root', timestamp: startMs * 1000, duration: 5, localEndpoint: { serviceName: 'fresh' } }], batch);
+      await qryn.backend.writer.write({ id: `old-${run}`, database, client, fingerprintLimit: 0 }, batch);
+      const columns = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'spans' AND name LIKE 'resource_%' ORDER BY name`);
+      expect(columns.map((c) => c.name)).toEqual(['resource_keys', 'resource_values']);
+      const reader = createTraceReader(client, database);
+      expect((await reader.trace(oldTrace))[0].attributes).toEqual([['service.name', 'legacy']]);
+      expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
+      const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
+      const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });
+      expect(hits.map((h) => h.rootTraceName).sort()).toEqual(['new root', 'old root']);
+    } finally {
+      await client.command(`DROP DATABASE IF EXISTS ${database}`);
+    }
   });
 });
