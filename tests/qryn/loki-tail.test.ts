@@ -167,6 +167,21 @@ describe('live tail (/loki/api/v1/tail)', () => {
     expect(qryn.backend.liveTail.count(qryn.instanceId)).toBe(0);
   });
 
+  it('the platform refuses WebSocket upgrades that no product takes', async () => {
+    const status = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url, { headers: { authorization: readAuth } });
+        ws.once('unexpected-response', (_req, res) => {
+          resolve(res.statusCode ?? 0);
+          res.resume();
+        });
+        ws.once('open', () => reject(new Error(`accepted: ${url}`)));
+        ws.once('error', () => undefined);
+      });
+    expect(await status(`${platform.url.replace(/^http/, 'ws')}/api/anything`)).toBe(404);
+    expect(await status(`${qryn.url.replace(/^http/, 'ws')}/loki/api/v1/labels`)).toBe(404);
+  });
+
   it('closes every tail when the platform stops (close frame 1001)', async () => {
     const tail = await openTail({ query: `{app="${app}"}` });
     await tail.waitFor(1);
