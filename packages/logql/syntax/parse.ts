@@ -339,36 +339,8 @@ function metric(r: Reader, node: SyntaxNode): MetricExpr {
       const inner = metric(r, kid(c, 'MetricExpr')!);
       return { kind: 'vector_agg', op, expr: inner, param: k, grouping: grouping(r, kid(c, 'Grouping')) };
     }
-    case 'BinOpExpr': {
-      const cs = kids(c);
-      const [left, right] = cs.filter((x) => x.name === 'Expr');
-      const opNode = cs.find((x) => BINARY_TOKENS[x.name])!;
-      const op = BINARY_TOKENS[opNode.name];
-      const mod = kid(c, 'BinOpModifier');
-      const bool = !!(mod && kid(mod, 'Bool'));
-      let matching: Extract<MetricExpr, { kind: 'binary' }>['matching'];
-      if (mod) {
-        const onIg = kid(mod, 'OnOrIgnoringModifier');
-        if (onIg) {
-          const labelsOf = (n: SyntaxNode | undefined) => (n ? collect(n, 'LabelName').map((l) => r.src(l)) : []);
-          const groupNode = kids(mod).find((x) => x.name === 'GroupLeft' || x.name === 'GroupRight');
-          matching = {
-            on: !!kid(onIg, 'On'),
-            labels: labelsOf(kid(onIg, 'GroupingLabels')),
-            group: groupNode ? (groupNode.name === 'GroupLeft' ? 'left' : 'right') : undefined,
-            include: labelsOf(kids(mod).find((x) => x.name === 'GroupingLabels')),
-          };
-        }
-      }
-      const isComparison = ['==', '!=', '>', '>=', '<', '<='].includes(op);
-      if (bool && !isComparison) r.fail(opNode.from, 'bool modifier can only be used on comparison operators');
-      const l = metric(r, left);
-      const rr = metric(r, right);
-      if (['and', 'or', 'unless'].includes(op) && (isScalar(l) || isScalar(rr))) {
-        r.fail(opNode.from, `unexpected literal for right leg of logical/set binary operation (${op})`);
-      }
-      return { kind: 'binary', op, left: l, right: rr, bool, matching };
-    }
+    case 'BinOpExpr':
+      return binaryChain(r, c);
     case 'LabelReplaceExpr': {
       const inner = metric(r, kid(c, 'MetricExpr')!);
       const [dst, replacement, src, regex] = collect(c, 'String').filter((s) => s.parent?.name === 'LabelReplaceExpr').map((s) => r.string(s));
@@ -379,6 +351,79 @@ function metric(r: Reader, node: SyntaxNode): MetricExpr {
     default:
       return r.fail(c.from, `syntax error: unexpected ${r.src(c)}`);
   }
+}
+
+// Loki's precedence (its yacc grammar): `^` binds tightest (right-associative), then `* / %`, `+ -`, comparisons,
+// `and unless`, `or`. The lezer grammar nests every chain to the right, so a chain without parentheses is
+// flattened into operands and operators and rebuilt here with those precedences.
+const PRECEDENCE: Record<BinaryOp, number> = {
+  or: 1, and: 2, unless: 2, '==': 3, '!=': 3, '>': 3, '>=': 3, '<': 3, '<=': 3, '+': 4, '-': 4, '*': 5, '/': 5, '%': 5, '^': 6,
+};
+
+interface OpInfo {
+  op: BinaryOp;
+  at: number;
+  mod: SyntaxNode | undefined;
+}
+
+function flattenChain(node: SyntaxNode, operands: SyntaxNode[], ops: OpInfo[]) {
+  const cs = kids(node);
+  const sides = cs.filter((x) => x.name === 'Expr');
+  const opNode = cs.find((x) => BINARY_TOKENS[x.name])!;
+  const side = (expr: SyntaxNode) => {
+    const m = expr.firstChild;
+    const inner = m?.name === 'MetricExpr' ? m.firstChild : undefined;
+    if (inner?.name === 'BinOpExpr') flattenChain(inner, operands, ops);
+    else operands.push(expr);
+  };
+  side(sides[0]);
+  ops.push({ op: BINARY_TOKENS[opNode.name], at: opNode.from, mod: kid(node, 'BinOpModifier') });
+  side(sides[1]);
+}
+
+function binaryChain(r: Reader, node: SyntaxNode): MetricExpr {
+  const operands: SyntaxNode[] = [];
+  const ops: OpInfo[] = [];
+  flattenChain(node, operands, ops);
+  const values = operands.map((o) => metric(r, o));
+  let pos = 0;
+  const climb = (minPrec: number): MetricExpr => {
+    let left = values[pos];
+    while (pos < ops.length && PRECEDENCE[ops[pos].op] >= minPrec) {
+      const info = ops[pos];
+      const prec = PRECEDENCE[info.op];
+      pos++;
+      const right = climb(info.op === '^' ? prec : prec + 1);
+      left = binaryNode(r, info, left, right);
+    }
+    return left;
+  };
+  return climb(0);
+}
+
+function binaryNode(r: Reader, info: OpInfo, l: MetricExpr, rr: MetricExpr): MetricExpr {
+  const { op, mod } = info;
+  const bool = !!(mod && kid(mod, 'Bool'));
+  let matching: Extract<MetricExpr, { kind: 'binary' }>['matching'];
+  if (mod) {
+    const onIg = kid(mod, 'OnOrIgnoringModifier');
+    if (onIg) {
+      const labelsOf = (n: SyntaxNode | undefined) => (n ? collect(n, 'LabelName').map((l) => r.src(l)) : []);
+      const groupNode = kids(mod).find((x) => x.name === 'GroupLeft' || x.name === 'GroupRight');
+      matching = {
+        on: !!kid(onIg, 'On'),
+        labels: labelsOf(kid(onIg, 'GroupingLabels')),
+        group: groupNode ? (groupNode.name === 'GroupLeft' ? 'left' : 'right') : undefined,
+        include: labelsOf(kids(mod).find((x) => x.name === 'GroupingLabels')),
+      };
+    }
+  }
+  const isComparison = ['==', '!=', '>', '>=', '<', '<='].includes(op);
+  if (bool && !isComparison) r.fail(info.at, 'bool modifier can only be used on comparison operators');
+  if (['and', 'or', 'unless'].includes(op) && (isScalar(l) || isScalar(rr))) {
+    r.fail(info.at, `unexpected literal for right leg of logical/set binary operation (${op})`);
+  }
+  return { kind: 'binary', op, left: l, right: rr, bool, matching };
 }
 
 function isScalar(e: MetricExpr): boolean {
@@ -394,9 +439,9 @@ function rangeAggregation(r: Reader, node: SyntaxNode): MetricExpr {
   const param = paramNode ? number(r, paramNode) : undefined;
   if (op === 'quantile_over_time' && param === undefined) r.fail(node.from, 'parameter required for operation quantile_over_time');
   if (UNWRAPPED_OPS.has(op) && !range.unwrap) r.fail(node.from, `invalid aggregation ${op} without unwrap`);
-  if (!UNWRAPPED_OPS.has(op) && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
+  if (!UNWRAPPED_OPS.has(op) && op !== 'rate' && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
   const g = grouping(r, kid(node, 'Grouping'));
-  if (g && !UNWRAPPED_OPS.has(op)) r.fail(node.from, `grouping not allowed for ${op} aggregation`);
+  if (g && !range.unwrap) r.fail(node.from, `grouping not allowed for ${op} aggregation`);
   return { kind: 'range_agg', op, range, param, grouping: g };
 }
 

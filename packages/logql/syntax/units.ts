@@ -21,7 +21,8 @@ export function parseDurationNs(text: string, extended: boolean): number {
     const m = re.exec(s);
     if (!m) return NaN;
     if (!extended && (m[2] === 'd' || m[2] === 'w' || m[2] === 'y')) return NaN;
-    total += Number(m[1]) * UNIT_NS[m[2]];
+    // Whole nanoseconds, as Go's durations are.
+    total += Math.round(Number(m[1]) * UNIT_NS[m[2]]);
     s = s.slice(m[0].length);
   }
   return sign * total;
