@@ -152,6 +152,7 @@ describe('TraceQL search (/api/search?q=)', () => {
   it('minDuration, maxDuration, limit and the time range', async () => {
     expect(await found(`{ ${mine} }`, { minDuration: '200ms' })).toEqual(ids(traceC));
     expect(await found(`{ ${mine} }`, { maxDuration: '100ms' })).toEqual(ids(traceB));
+    expect(await found(`{ ${mine} }`, { minDuration: '0', maxDuration: '1m' })).toEqual(ids(traceA, traceB, traceC));
     // Newest first.
     expect((await search({ q: `{ ${mine} }`, limit: '2' })).traces.map((t) => t.traceID)).toEqual([ids(traceC)[0], ids(traceB)[0]]);
     const before = String(Math.floor(startMs / 1000) - 3600);

@@ -249,6 +249,7 @@ const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s
 
 function optionalDuration(value: string | null, name: string): bigint | undefined {
   if (value === null || value === '') return undefined;
+  if (value === '0') return 0n;
   if (!GO_DURATION.test(value)) throw new HttpError(400, `invalid ${name}: time: invalid duration "${value.slice(0, 40)}" (e.g. 100ms, 1.5s, 2m)`);
   let ns = 0;
   for (const part of value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) ns += Number(part[1]) * UNIT_NS[part[2]];
