@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createMailer } from './adapters/mail/mailer';
 import { createApiHandler } from './api/api-handler';
 import { DEFAULT_SOCIAL_CONNECTION, type PlatformConfig } from './config';
@@ -158,6 +159,19 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       }
       return serveStatic(req, res);
     };
+    // WebSocket upgrades (qryn's live tail) go to the product whose prefix the path is under; others are refused.
+    const upgraded = new Set<Duplex>();
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      socket.on('error', () => undefined);
+      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      for (const product of products.all()) {
+        const prefix = product.httpPrefix;
+        if (prefix && product.handleUpgrade && pathname.startsWith(`${prefix}/`) && product.handleUpgrade(req, socket, head)) return;
+      }
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
     server.off('request', starting);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       route(req, res).catch((error: unknown) => {
@@ -182,6 +196,9 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       socialStandInUrl: standIn?.issuer,
       async close() {
         identity.close();
+        // Upgraded sockets are not HTTP connections: the listener would wait for them, so they end first.
+        for (const product of products.all()) await product.closeUpgrades?.();
+        for (const socket of upgraded) socket.destroy();
         await closeServer(server);
         await standIn?.close();
         // Jobs first (they may be talking to a product's servers), then the products stop what they started.

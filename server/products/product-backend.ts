@@ -6,6 +6,7 @@ import type { ServiceRegistry } from '../api/service-status';
 import type { ApiRouter } from '../api/api-context';
 import type { ApiContext } from '../api/api-context';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ProductRegistry } from './product-registry';
 
 // The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
@@ -67,6 +68,13 @@ export interface ProductBackend {
    */
   readonly httpPrefix?: string;
   handleHttp?(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * A WebSocket upgrade under httpPrefix (qryn's live tail). Returns true when the product took the socket (it then
+   * answers it, accepting or refusing); false leaves it to the platform, which refuses it.
+   */
+  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Ends the product's upgraded connections (called before the platform's listener closes). */
+  closeUpgrades?(): Promise<void>;
   /** Starts listeners and workers, registers health checks and job handlers. Called once at platform start. */
   start?(): Promise<void>;
   /** Stops what start() started; processes the platform owns must not outlive it. */

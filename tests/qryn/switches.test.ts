@@ -79,7 +79,8 @@ describe('logs drilldown switch', () => {
   it('the index volume answers only while the switch is on, with bytes and lines per stream', async () => {
     await push({ job: 'volume-test', level: 'info' }, 'hello');
     await push({ job: 'volume-test', level: 'error' }, 'a longer line');
-    const query = new URLSearchParams({ query: '{job="volume-test"}', start: `${Date.now() - 600_000}000000`, end: `${Date.now() + 60_000}000000` });
+    // Loki aggregates by the selector's labels: naming level keeps one series per stream.
+    const query = new URLSearchParams({ query: '{job="volume-test", level=~".+"}', start: `${Date.now() - 600_000}000000`, end: `${Date.now() + 60_000}000000` });
 
     expect((await api('PATCH', 'integrations/qryn/drilldown', { enabled: false })).body.message).toBe('Drilldown disabled');
     const off = await read(`/loki/api/v1/index/volume?${query}`);

@@ -259,6 +259,12 @@ export function createGateway(deps: GatewayDeps) {
     /** What was refused of an instance (in-flight bound, limits, sign-in throttle) since the platform started. */
     refusals: guards.refusals,
     limits: guards.limits,
+    /** Authenticates a request as every gateway read is (the live tail's WebSocket upgrade): read scope required. */
+    async authorizeRead(req: IncomingMessage, instanceId: string): Promise<Access> {
+      const access = await authenticate(req, instanceId);
+      require(access, 'read');
+      return access;
+    },
     /** Forget cached credentials (after a rotation, a token deletion or a release). */
     invalidate(): void {
       accessCache.clear();

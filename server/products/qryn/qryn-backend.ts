@@ -7,6 +7,7 @@ import { ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
 import type { EnableRequest, EnableResult, ProductBackend, ProductPlatform } from '../product-backend';
 import { createGateway, type Gateway } from './gateway';
+import { createLiveTail, type LiveTail } from './loki-tail';
 import { createWriter, type Writer } from './ingest/writer';
 import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertToken, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
 import { registerQrynRoutes } from './qryn-routes';
@@ -33,6 +34,8 @@ const INSTRUMENTATION_INTERVAL_MS = 60_000;
 
 export interface QrynBackend extends ProductBackend {
   readonly gateway: Gateway;
+  /** Loki's live tail over WebSocket (loki-tail.ts). */
+  readonly liveTail: LiveTail;
   readonly writer: Writer;
   readonly resolver: StorageResolver;
   /** The shared storage server (undefined before start or after close). */
@@ -70,6 +73,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   }
 
   const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
+  const liveTail = createLiveTail({ authorize: (req, id) => gateway.authorizeRead(req, id), storage: storageOf, nowMs, log: platform.log });
 
   async function scopedTarget(db: Queryable, projectId: number, name: string, scope: 'read' | 'write') {
     const instance = await findInstanceOfProject(db, projectId);
@@ -117,6 +121,9 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     runRetention,
     runInstrumentation: () => scrapeInstrumented({ db: platform.db, resolver, writer, storageOf, nowMs }),
     handleHttp: (req, res) => gateway.handle(req, res),
+    handleUpgrade: (req, socket, head) => liveTail.handleUpgrade(req, socket, head),
+    closeUpgrades: () => liveTail.close(),
+    liveTail,
 
     async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult & { apiKey: string; apiSecret: string }> {
       const outcome = decodeInput(QrynEnableBody, request.input);
@@ -220,6 +227,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     },
 
     async close() {
+      await liveTail.close();
       const running = server;
       server = undefined;
       clients.clear();

@@ -4,7 +4,7 @@ import { parseLogQuery, parseSeriesSelector, type LineFilter, type Matcher } fro
 import { ReadError } from './read-error';
 
 // The read side: Loki's labels, label values and query_range (stream selectors and line filters), Prometheus'
-// query_range, query, series and labels for series selectors. Selectors are turned into SQL over the label index
+// query_range, query, series and labels for series selectors (traces: trace-reader.ts). Selectors are turned into SQL over the label index
 // (series_labels); values are passed as escaped literals (ClickHouse 18.16 has no query parameters).
 
 const NS_PER_S = 1_000_000_000n;
@@ -110,58 +110,6 @@ export function createReader(client: StorageClient, database: string) {
         streams.set(row.fp, values);
       }
       return [...streams].map(([fp, values]) => ({ stream: labels.get(fp) ?? {}, values }));
-    },
-
-    /**
-     * Loki's index volume (`/loki/api/v1/index/volume`, the logs drilldown's data): per matching stream, the bytes and
-     * lines of its log lines in the range, largest first.
-     */
-    async logVolume(query: string, range: TimeRange, limit: number) {
-      const { matchers, filters } = parseLogQuery(query);
-      if (filters.length > 0) throw new ReadError('The volume query takes a stream selector only, without line filters.');
-      const rows = await client.query<{ fp: string; lines: string; bytes: string }>(
-        `SELECT toString(fingerprint) AS fp, toString(count()) AS lines, toString(sum(length(line))) AS bytes FROM ${db}.log_samples
-         WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
-           AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})
-         GROUP BY fingerprint ORDER BY sum(length(line)) DESC LIMIT ${limit}`,
-      );
-      const labels = await labelsOf(client, db, 'logs', rows.map((r) => r.fp));
-      return rows.map((row) => ({ stream: labels.get(row.fp) ?? {}, bytes: Number(row.bytes), lines: Number(row.lines) }));
-    },
-
-    /**
-     * A trace by id as OTLP JSON grouped by service (what Tempo's GET /api/traces/{id} answers as `batches`); the
-     * spans come from Zipkin or OTLP pushes alike.
-     */
-    async trace(traceId: string) {
-      const id = traceId.toLowerCase().padStart(32, '0');
-      const rows = await client.query<{
-        span_id: string; parent_id: string; name: string; service_name: string; kind: string; ts: string; duration: string;
-        status_code: number; attribute_keys: string[]; attribute_values: string[];
-      }>(
-        `SELECT span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS duration, status_code,
-           attribute_keys, attribute_values FROM ${db}.spans WHERE trace_id = ${literal(id)} ORDER BY timestamp_ns LIMIT 10000`,
-      );
-      const byService = new Map<string, unknown[]>();
-      for (const row of rows) {
-        const spans = byService.get(row.service_name) ?? [];
-        spans.push({
-          traceId: id,
-          spanId: row.span_id,
-          ...(row.parent_id ? { parentSpanId: row.parent_id } : {}),
-          name: row.name,
-          kind: `SPAN_KIND_${row.kind || 'UNSPECIFIED'}`,
-          startTimeUnixNano: row.ts,
-          endTimeUnixNano: (BigInt(row.ts) + BigInt(row.duration)).toString(),
-          attributes: row.attribute_keys.map((key, i) => ({ key, value: { stringValue: row.attribute_values[i] } })),
-          status: { code: row.status_code },
-        });
-        byService.set(row.service_name, spans);
-      }
-      return [...byService].map(([service, spans]) => ({
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
-        scopeSpans: [{ spans }],
-      }));
     },
 
     /** Prometheus series for selectors. */

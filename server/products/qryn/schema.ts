@@ -5,7 +5,8 @@ import { identifier, type StorageClient } from './storage-client';
 //   ReplacingMergeTree collapses repeats of a day; uniqExact(fingerprint) over a month is the fingerprint count.
 // - series_labels: the label index (key, value → fingerprint) per day, which selectors read instead of parsing JSON.
 // - log_samples / metric_samples: the samples, one table per type so that system.parts gives bytes per type.
-// - spans: trace spans (Zipkin, OTLP), with the received span kept as JSON for reads.
+// - spans: trace spans (Zipkin, OTLP), with the received span kept as JSON for reads; the span's attributes and its
+//   resource's attributes in two pairs of arrays (TraceQL's `span.` and `resource.` scopes).
 // Every table is partitioned by day (`date`): retention drops whole partitions older than the instance's ttl.
 
 export const INSTANCE_TABLES = ['time_series', 'series_labels', 'log_samples', 'metric_samples', 'spans'] as const;
@@ -36,13 +37,47 @@ export function instanceDdl(database: string): string[] {
       date Date, trace_id String, span_id String, parent_id String, name String,
       service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
       status_code Int32, attribute_keys Array(String), attribute_values Array(String),
-      source LowCardinality(String), payload String
+      source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String)
     ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`,
   ];
 }
 
 export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {
   for (const statement of instanceDdl(database)) await client.command(statement);
+  upgraded.set(upgradeKey(client, database), Promise.resolve());
+}
+
+/**
+ * Columns added after the first release of the schema, for databases created before them (ClickHouse 18.16 has no
+ * `ADD COLUMN IF NOT EXISTS`: the missing ones are looked up first). Rows written before keep the columns' defaults:
+ * spans from then have their resource attributes among the span attributes (and the service in service_name).
+ */
+const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
+  { table: 'spans', name: 'resource_keys', type: 'Array(String)' },
+  { table: 'spans', name: 'resource_values', type: 'Array(String)' },
+];
+const upgraded = new Map<string, Promise<void>>();
+const upgradeKey = (client: StorageClient, database: string) => `${client.endpoint.url}|${database}`;
+
+/** Adds the columns an older database lacks; once per database and process (a failure is tried again next time). */
+export function upgradeInstanceSchema(client: StorageClient, database: string): Promise<void> {
+  const key = upgradeKey(client, database);
+  let pending = upgraded.get(key);
+  if (!pending) {
+    const db = identifier(database);
+    pending = (async () => {
+      const rows = await client.query<{ table: string; name: string }>(
+        `SELECT table, name FROM system.columns WHERE database = '${db}' AND table IN (${[...new Set(ADDED_COLUMNS.map((c) => `'${c.table}'`))].join(', ')})`,
+      );
+      const present = new Set(rows.map((r) => `${r.table}.${r.name}`));
+      for (const column of ADDED_COLUMNS) {
+        if (!present.has(`${column.table}.${column.name}`)) await client.command(`ALTER TABLE ${db}.${column.table} ADD COLUMN ${column.name} ${column.type}`);
+      }
+    })();
+    pending.catch(() => upgraded.delete(key));
+    upgraded.set(key, pending);
+  }
+  return pending;
 }
 
 export async function dropInstanceSchema(client: StorageClient, database: string): Promise<void> {

@@ -30,7 +30,10 @@ export interface SpanRecord {
   timestampNs: bigint;
   durationNs: bigint;
   statusCode: number;
+  /** The span's own attributes. */
   attributes: [string, string][];
+  /** The attributes of the resource that sent the span (OTLP's resource; Zipkin's local endpoint service name). */
+  resourceAttributes?: [string, string][];
   source: 'zipkin' | 'otlp';
   payload: string;
 }

@@ -15,12 +15,21 @@ interface Decoder {
 const loki = require('winston-loki/src/proto/index.js') as { logproto: { PushRequest: Decoder } };
 const prom = protobuf.loadSync(require.resolve('prometheus-remote-write/prom.proto'));
 const otlp = require('@opentelemetry/otlp-proto-exporter-base/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Decoder } } } } };
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Decoder & Encoder } } } } };
 };
+
+interface Encoder {
+  encode(message: unknown): { finish(): Uint8Array };
+}
 
 export const LokiPushRequest: Decoder = loki.logproto.PushRequest;
 export const PromWriteRequest = prom.lookupType('prometheus.WriteRequest');
 export const OtlpTraceRequest: Decoder = otlp.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+/**
+ * Encodes OTLP's ExportTraceServiceRequest: `repeated ResourceSpans resource_spans = 1`, which is on the wire exactly
+ * Tempo's `tempopb.Trace` (`repeated ResourceSpans resourceSpans = 1`), the trace-by-id answer in protobuf.
+ */
+export const OtlpTraceEncoder: Encoder = otlp.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
 /** protobufjs' Long (or a number) as a decimal string. */
 export function longText(value: unknown): string {

@@ -34,6 +34,8 @@ export function decodeZipkin(body: unknown, batch: Batch): void {
       durationNs: span.duration === undefined ? 0n : micros(span.duration, 'duration'),
       statusCode: tags.error !== undefined ? 2 : 0,
       attributes: Object.entries(tags as Record<string, string>),
+      // As OpenTelemetry's Zipkin receiver does: the local endpoint's service is the resource's service.name.
+      resourceAttributes: typeof local?.serviceName === 'string' ? [['service.name', local.serviceName]] : [],
       source: 'zipkin',
       payload: JSON.stringify(span),
     };
@@ -107,7 +109,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
           timestampNs: start,
           durationNs: end - start,
           statusCode: code,
-          attributes: [...resourceAttributes, ...spanAttributes],
+          attributes: spanAttributes,
+          resourceAttributes,
           source: 'otlp',
           payload: JSON.stringify(span, (_key, value: unknown) =>
             value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'bigint' ? value.toString() : isLong(value) ? longText(value) : value,

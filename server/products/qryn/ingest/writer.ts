@@ -1,6 +1,7 @@
 import { identifier, type StorageClient } from '../storage-client';
 import { Batch, IngestError, dayOf } from './batch';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../../../../contract/qryn';
+import { upgradeInstanceSchema } from '../schema';
 
 // Writes a validated Batch into an instance's database. Series rows (time_series, series_labels) go first, so a
 // sample is never readable without its labels. A series is written once per day per process (a small memory of
@@ -77,12 +78,14 @@ export function createWriter(nowMs: () => number) {
         ['date', 'fingerprint', 'timestamp_ns', 'value'],
         batch.metrics.map((m) => [dayOf(m.timestampNs), m.fingerprint, m.timestampNs, m.value]),
       );
+      if (batch.spans.length > 0) await upgradeInstanceSchema(target.client, target.database);
       await target.client.insert(
         `${db}.spans`,
-        ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'source', 'payload'],
+        ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'resource_keys', 'resource_values', 'source', 'payload'],
         batch.spans.map((s) => [
           dayOf(s.timestampNs), s.traceId, s.spanId, s.parentId, s.name, s.serviceName, s.kind, s.timestampNs, s.durationNs, s.statusCode,
-          s.attributes.map(([k]) => k), s.attributes.map(([, v]) => v), s.source, s.payload,
+          s.attributes.map(([k]) => k), s.attributes.map(([, v]) => v),
+          (s.resourceAttributes ?? []).map(([k]) => k), (s.resourceAttributes ?? []).map(([, v]) => v), s.source, s.payload,
         ]),
       );
       if (written.size + remember.length > MAX_REMEMBERED) written.clear();

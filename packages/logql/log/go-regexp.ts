@@ -1,0 +1,81 @@
+import type { RE2JS } from 're2js';
+
+// Go's regexp replacement rules (regexReplaceAll, label_replace): `$1`, `${1}`, `$name`, `${name}`, `$$`; a name
+// runs as far as letters, digits and `_` go (so `$1x` is the group named "1x", empty when absent, as in Go).
+
+export function expandGo(template: string, group: (ref: string) => string): string {
+  let out = '';
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    if (c !== '$') {
+      out += c;
+      continue;
+    }
+    const next = template[i + 1];
+    if (next === '$') {
+      out += '$';
+      i++;
+      continue;
+    }
+    let name: string | undefined;
+    let end = i + 1;
+    if (next === '{') {
+      const close = template.indexOf('}', i + 2);
+      const inner = close < 0 ? '' : template.slice(i + 2, close);
+      if (close >= 0 && /^\w+$/.test(inner)) {
+        name = inner;
+        end = close + 1;
+      }
+    } else {
+      const m = /^\w+/.exec(template.slice(i + 1));
+      if (m) {
+        name = m[0];
+        end = i + 1 + m[0].length;
+      }
+    }
+    if (name === undefined) {
+      out += '$';
+      continue;
+    }
+    out += group(name);
+    i = end - 1;
+  }
+  return out;
+}
+
+function groupGetter(re: RE2JS, m: ReturnType<RE2JS['matcher']>): (ref: string) => string {
+  const named = re.namedGroups() as Record<string, number>;
+  return (ref) => {
+    if (/^\d+$/.test(ref)) {
+      const n = Number(ref);
+      return n <= m.groupCount() ? (m.group(n) ?? '') : '';
+    }
+    const idx = named[ref];
+    return idx === undefined ? '' : (m.group(idx) ?? '');
+  };
+}
+
+/** Go's ReplaceAllString (or ReplaceAllLiteralString). */
+export function goReplaceAll(re: RE2JS, src: string, repl: string, literal: boolean): string {
+  const m = re.matcher(src);
+  let out = '';
+  let last = 0;
+  let lastMatchEnd = -1;
+  while (m.find()) {
+    const start = m.start();
+    const end = m.end();
+    // Go skips an empty match right after the previous match.
+    if (start === end && start === lastMatchEnd) continue;
+    out += src.slice(last, start) + (literal ? repl : expandGo(repl, groupGetter(re, m)));
+    last = end;
+    lastMatchEnd = end;
+  }
+  return out + src.slice(last);
+}
+
+/** The expansion of `repl` for an anchored whole-string match, or undefined when it does not match (label_replace). */
+export function goExpandMatch(re: RE2JS, src: string, repl: string): string | undefined {
+  const m = re.matcher(src);
+  if (!m.matches()) return undefined;
+  return expandGo(repl, groupGetter(re, m));
+}

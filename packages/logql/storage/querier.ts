@@ -1,0 +1,46 @@
+import type { LabelMatcher, LineFilterStage } from '../syntax/ast';
+
+// The seam between the LogQL engine and a log store (as Loki's querier): the planner says which streams (matchers),
+// which time window and which leading line filters a query needs; the store answers raw lines of those streams, or —
+// when no parser stage changes the labels — counts and bytes per step bucket computed where the data is.
+
+export interface LogSelectParams {
+  matchers: LabelMatcher[];
+  /** Inclusive start, exclusive end, in nanoseconds. */
+  startNs: bigint;
+  endNs: bigint;
+  /** Line filters every answered line must pass (the leading line filters of the pipeline, without ip()). */
+  lineFilters: LineFilterStage[];
+  /** At most this many lines in total (in `direction` order); absent: all. */
+  limit?: number;
+  direction: 'forward' | 'backward';
+}
+
+export interface StoredStream {
+  labels: Record<string, string>;
+  /** Times in ns and lines, ascending in time (whatever the direction). */
+  timestamps: bigint[];
+  lines: string[];
+}
+
+export interface BucketParams {
+  matchers: LabelMatcher[];
+  lineFilters: LineFilterStage[];
+  /** Buckets are (originNs + k·widthNs, originNs + (k+1)·widthNs] for k = 0 … count-1. */
+  originNs: bigint;
+  widthNs: bigint;
+  count: number;
+}
+
+export interface StreamBuckets {
+  labels: Record<string, string>;
+  /** Per bucket: the number of lines and the sum of their bytes. */
+  lines: Float64Array;
+  bytes: Float64Array;
+}
+
+export interface LogQuerier {
+  selectLogs(params: LogSelectParams, signal?: AbortSignal): Promise<StoredStream[]>;
+  /** Optional push-down: lines and bytes per stream and bucket. */
+  countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<StreamBuckets[]>;
+}

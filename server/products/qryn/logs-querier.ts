@@ -1,0 +1,118 @@
+import type { BucketParams, LogQuerier, LogSelectParams, StoredStream, StreamBuckets } from '../../../packages/logql/storage/querier';
+import type { LabelMatcher, LineFilterStage } from '../../../packages/logql/syntax/ast';
+import { matchesEmpty } from '../../../packages/logql/syntax/parse';
+import { toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
+import { identifier, literal, type StorageClient } from './storage-client';
+
+// The LogQL engine's store on an instance's ClickHouse 18.16 database: streams by matchers through the label index
+// (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
+// form 18.16's match() reads correctly), limit and direction, and lines and bytes per step bucket with intDiv.
+
+const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
+
+function matcherSql(m: LabelMatcher): string {
+  switch (m.op) {
+    case '=':
+      return `val = ${literal(m.value)}`;
+    case '!=':
+      return `val != ${literal(m.value)}`;
+    case '=~':
+      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
+    case '!~':
+      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
+  }
+}
+
+export function lineFilterSql(f: LineFilterStage): string {
+  const positive = f.op === '|=' || f.op === '|~';
+  const parts = f.values.map((v) =>
+    f.op === '|=' || f.op === '!=' ? (v === '' ? '1' : `position(line, ${literal(v)}) > 0`) : `match(line, ${literal(toClickHouseRegex(v, false))})`,
+  );
+  const any = parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+  return positive ? any : `NOT ${any}`;
+}
+
+export function createLogsQuerier(client: StorageClient, database: string): LogQuerier {
+  const db = identifier(database);
+  const dates = (startNs: bigint, endNs: bigint) => `date BETWEEN toDate('${day(startNs)}') AND toDate('${day(endNs)}')`;
+
+  /** The fingerprints of log streams that match every matcher and have rows in the window's days. */
+  const fingerprints = (matchers: LabelMatcher[], startNs: bigint, endNs: bigint) => {
+    const conditions = matchers.map((m) => {
+      const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = 'logs' AND ${dates(startNs, endNs)} AND key = ${literal(m.name)}`;
+      // A matcher that accepts the empty value also accepts streams without the label.
+      return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${matcherSql(m)}))` : `fingerprint IN (${labels} AND ${matcherSql(m)})`;
+    });
+    return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = 'logs' AND ${dates(startNs, endNs)}${conditions.map((c) => ` AND ${c}`).join('')}`;
+  };
+
+  const labelsOf = async (fps: string[]) => {
+    const out = new Map<string, Record<string, string>>();
+    if (fps.length === 0) return out;
+    const rows = await client.query<{ fp: string; labels: string }>(
+      `SELECT toString(fingerprint) AS fp, any(labels) AS labels FROM ${db}.time_series WHERE type = 'logs' AND fingerprint IN (${fps.join(',')}) GROUP BY fingerprint`,
+    );
+    for (const r of rows) out.set(r.fp, JSON.parse(r.labels) as Record<string, string>);
+    return out;
+  };
+
+  return {
+    async selectLogs(p: LogSelectParams): Promise<StoredStream[]> {
+      if (p.endNs <= p.startNs) return [];
+      const last = p.endNs - 1n;
+      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
+      const order = p.direction === 'forward' ? 'ASC' : 'DESC';
+      const rows = await client.query<{ fp: string; ts: string; line: string }>(
+        `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
+         WHERE ${dates(p.startNs, last)} AND timestamp_ns >= ${p.startNs} AND timestamp_ns <= ${last}
+           AND fingerprint IN (${fingerprints(p.matchers, p.startNs, last)})${filters}
+         ORDER BY timestamp_ns ${order}, fingerprint ${order}${p.limit !== undefined ? ` LIMIT ${p.limit}` : ''}`,
+      );
+      const byFp = new Map<string, { ts: bigint[]; lines: string[] }>();
+      for (const r of rows) {
+        let s = byFp.get(r.fp);
+        if (!s) {
+          s = { ts: [], lines: [] };
+          byFp.set(r.fp, s);
+        }
+        s.ts.push(BigInt(r.ts));
+        s.lines.push(r.line);
+      }
+      const labels = await labelsOf([...byFp.keys()]);
+      return [...byFp].map(([fp, s]) => {
+        if (p.direction === 'backward') {
+          s.ts.reverse();
+          s.lines.reverse();
+        }
+        return { labels: labels.get(fp) ?? {}, timestamps: s.ts, lines: s.lines };
+      });
+    },
+
+    async countBuckets(p: BucketParams): Promise<StreamBuckets[]> {
+      const startNs = p.originNs + 1n;
+      const endNs = p.originNs + p.widthNs * BigInt(p.count);
+      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
+      const rows = await client.query<{ fp: string; b: string; n: string; bytes: string }>(
+        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, toString(count()) AS n, toString(sum(length(line))) AS bytes
+         FROM ${db}.log_samples
+         WHERE ${dates(startNs, endNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${endNs}
+           AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}
+         GROUP BY fingerprint, b`,
+      );
+      const byFp = new Map<string, StreamBuckets>();
+      for (const r of rows) {
+        let s = byFp.get(r.fp);
+        if (!s) {
+          s = { labels: {}, lines: new Float64Array(p.count), bytes: new Float64Array(p.count) };
+          byFp.set(r.fp, s);
+        }
+        const k = Number(r.b);
+        s.lines[k] += Number(r.n);
+        s.bytes[k] += Number(r.bytes);
+      }
+      const labels = await labelsOf([...byFp.keys()]);
+      for (const [fp, s] of byFp) s.labels = labels.get(fp) ?? {};
+      return [...byFp.values()];
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
+import { OtlpTraceEncoder } from '../../server/products/qryn/ingest/protos';
+import { TempoTrace, TempoTraceByIDResponse, tempoToObject } from '../support/tempo-proto';
+import { Batch } from '../../server/products/qryn/ingest/batch';
+import { decodeZipkin } from '../../server/products/qryn/ingest/traces';
+import { findInstance } from '../../server/products/qryn/qryn-repository';
+import { createTraceReader } from '../../server/products/qryn/trace-reader';
+import { parseTraceQL } from '../../packages/traceql/parse';
+
+// Tempo's search API over spans pushed the three ways (Zipkin JSON, OTLP JSON, OTLP protobuf): TraceQL's basic form,
+// tag search, tag names and values, and the trace by id in JSON and in Tempo's protobuf, decoded with Tempo's
+// definitions (tests/support/tempo-proto.ts).
+
+let platform: TestPlatform;
+let qryn: EnabledQryn;
+
+// Names unique to this run, so that other data in the instance never matches.
+const run = randomBytes(3).toString('hex');
+const svc = (name: string) => `${name}-${run}`;
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+const traceA = hex(8); // Zipkin (64-bit trace id, stored padded to 32)
+const traceB = hex(16); // OTLP JSON
+const traceC = hex(16); // OTLP protobuf
+const [spanA1, spanA2, spanB1, spanB2, spanC1] = [hex(8), hex(8), hex(8), hex(8), hex(8)];
+const startMs = Date.now() - 60_000;
+const startNs = BigInt(startMs) * 1_000_000n;
+
+async function gw(path: string, init: { method?: string; body?: string | Uint8Array; type?: string; accept?: string; auth?: string } = {}) {
+  const headers: Record<string, string> = {};
+  const auth = init.auth ?? qryn.basic;
+  if (auth) headers.authorization = auth;
+  if (init.type) headers['content-type'] = init.type;
+  if (init.accept) headers.accept = init.accept;
+  const response = await fetch(`${qryn.url}${path}`, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body === undefined || typeof init.body === 'string' ? init.body : new Uint8Array(init.body) });
+  const buffer = Buffer.from(await response.arrayBuffer());
+  let body: any = buffer.toString('utf8');
+  try {
+    body = JSON.parse(body);
+  } catch {
+    // text
+  }
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body, raw: buffer };
+}
+
+const search = async (params: Record<string, string>) => {
+  const answer = await gw(`/api/search?${new URLSearchParams(params)}`);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body as { traces: any[]; metrics: unknown };
+};
+const found = async (q: string, extra: Record<string, string> = {}) => (await search({ q, ...extra })).traces.map((t) => t.traceID).sort();
+const ids = (...list: string[]) => list.map((id) => id.padStart(32, '0')).sort();
+const attr = (key: string, value: string | number | boolean) => ({ key, value: typeof value === 'string' ? { stringValue: value } : typeof value === 'number' ? { intValue: value } : { boolValue: value } });
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  qryn = (await enableQrynOnSeededProject(platform, 'Acme Staging')).qryn;
+  const us = (ms: number) => ms * 1000;
+  // A: frontend → payments over Zipkin; the payment fails (Zipkin's error tag).
+  const zipkin = [
+    { traceId: traceA, id: spanA1, name: 'GET /checkout', kind: 'SERVER', timestamp: us(startMs), duration: us(150), localEndpoint: { serviceName: svc('frontend') }, tags: { 'http.method': 'GET', 'http.status_code': '200' } },
+    { traceId: traceA, id: spanA2, parentId: spanA1, name: 'charge', kind: 'CLIENT', timestamp: us(startMs + 10), duration: us(40), localEndpoint: { serviceName: svc('payments') }, tags: { error: 'card declined' } },
+  ];
+  expect((await gw('/api/v2/spans', { type: 'application/json', body: JSON.stringify(zipkin) })).status).toBe(202);
+  // B: inventory over OTLP JSON, a resource attribute beside service.name, an int attribute, an error status.
+  const otlpJson = {
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')] },
+        scopeSpans: [
+          {
+            spans: [
+              { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 } },
+              { traceId: traceB, spanId: spanB2, parentSpanId: spanB1, name: 'db query', kind: 3, startTimeUnixNano: String(startNs + 5_001_000_000n), endTimeUnixNano: String(startNs + 5_006_000_000n), attributes: [attr('db.system', 'postgres')] },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  expect((await gw('/v1/traces', { type: 'application/json', body: JSON.stringify(otlpJson) })).status).toBe(200);
+  // C: mailer over OTLP protobuf, 300 ms.
+  const proto = OtlpTraceEncoder.encode({
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', svc('mailer'))] },
+        scopeSpans: [{ spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true)] }] }],
+      },
+    ],
+  }).finish();
+  expect((await gw('/v1/traces', { type: 'application/x-protobuf', body: proto })).status).toBe(200);
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+const mine = `resource.service.name =~ ".*-${run}"`;
+
+describe('TraceQL search (/api/search?q=)', () => {
+  it('finds a trace by a resource attribute and answers Tempo’s search shape', async () => {
+    const answer = await search({ q: `{ resource.service.name = "${svc('frontend')}" }` });
+    expect(answer.traces).toHaveLength(1);
+    const [trace] = answer.traces;
+    expect(trace).toMatchObject({
+      traceID: ids(traceA)[0],
+      rootServiceName: svc('frontend'),
+      rootTraceName: 'GET /checkout',
+      startTimeUnixNano: String(startNs),
+      durationMs: 150,
+      serviceStats: { [svc('frontend')]: { spanCount: 1, errorCount: 0 }, [svc('payments')]: { spanCount: 1, errorCount: 1 } },
+    });
+    expect(trace.spanSets).toEqual([trace.spanSet]);
+    expect(trace.spanSet).toEqual({
+      matched: 1,
+      spans: [{ spanID: spanA1, name: 'GET /checkout', startTimeUnixNano: String(startNs), durationNanos: '150000000', attributes: [{ key: 'service.name', value: { stringValue: svc('frontend') } }] }],
+    });
+  });
+
+  it('status, kind, name, duration, span and resource attributes, && and ||', async () => {
+    expect(await found(`{ status = error && ${mine} }`)).toEqual(ids(traceA, traceB));
+    expect(await found(`{ status != error && kind = server && ${mine} }`)).toEqual(ids(traceA));
+    expect(await found(`{ span.http.status_code >= 500 && ${mine} }`)).toEqual(ids(traceB));
+    expect(await found(`{ span.http.status_code = 200 && ${mine} }`)).toEqual(ids(traceA));
+    expect(await found(`{ duration > 100ms && ${mine} }`)).toEqual(ids(traceA, traceC));
+    expect(await found(`{ duration >= 20ms && duration < 0.2s && ${mine} }`)).toEqual(ids(traceA, traceB));
+    expect(await found(`{ kind = client && resource.deployment.environment = "staging" }`)).toEqual(ids(traceB));
+    expect(await found(`{ name = "send-${run}" || (span.db.system = "postgres" && ${mine}) }`)).toEqual(ids(traceB, traceC));
+    expect(await found(`{ .mail.retry = true && ${mine} }`)).toEqual(ids(traceC));
+    expect(await found(`{ .service.name = "${svc('payments')}" }`)).toEqual(ids(traceA));
+    expect(await found(`{ span.service.name = "${svc('payments')}" }`)).toEqual([]);
+    expect(await found(`{ resource.service.name =~ "(?i)INVENTORY-${run}" }`)).toEqual(ids(traceB));
+    expect(await found(`{ resource.service.name =~ "inventory" }`)).toEqual([]); // anchored, as in Tempo
+    expect(await found(`{ ${mine} && !(status = error) && span.http.method != nil }`)).toEqual(ids(traceA));
+    expect(await found(`{ ${mine} && span.http.method = nil && status = error }`)).toEqual(ids(traceA));
+    expect(await found(`{ name = "charge" && ${mine} } && { name = "GET /checkout" }`)).toEqual(ids(traceA));
+    expect(await found(`{ name = "charge" && ${mine} } && { name = "list items" }`)).toEqual([]);
+    expect(await found(`{ rootServiceName = "${svc('inventory')}" && name = "db query" }`)).toEqual(ids(traceB));
+    expect(await found(`{ traceDuration > 200ms && ${mine} }`)).toEqual(ids(traceC));
+  });
+
+  it('lists the matched spans with the attributes the query names, up to spss', async () => {
+    const [trace] = (await search({ q: `{ resource.service.name = "${svc('inventory')}" && status != ok }`, spss: '1' })).traces;
+    expect(trace.spanSet.matched).toBe(2);
+    expect(trace.spanSet.spans).toHaveLength(1);
+    expect(trace.spanSet.spans[0]).toMatchObject({ spanID: spanB1, name: 'list items', durationNanos: '20000000' });
+    expect(trace.spanSet.spans[0].attributes).toEqual(expect.arrayContaining([{ key: 'service.name', value: { stringValue: svc('inventory') } }, { key: 'status', value: { stringValue: 'error' } }]));
+  });
+
+  it('minDuration, maxDuration, limit and the time range', async () => {
+    expect(await found(`{ ${mine} }`, { minDuration: '200ms' })).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} }`, { maxDuration: '100ms' })).toEqual(ids(traceB));
+    expect(await found(`{ ${mine} }`, { minDuration: '0', maxDuration: '1m' })).toEqual(ids(traceA, traceB, traceC));
+    // Newest first.
+    expect((await search({ q: `{ ${mine} }`, limit: '2' })).traces.map((t) => t.traceID)).toEqual([ids(traceC)[0], ids(traceB)[0]]);
+    const before = String(Math.floor(startMs / 1000) - 3600);
+    expect(await found(`{ ${mine} }`, { start: before, end: String(Math.floor(startMs / 1000) - 60) })).toEqual([]);
+    expect(await found(`{ ${mine} }`, { start: before, end: String(Math.floor(startMs / 1000) + 120) })).toEqual(ids(traceA, traceB, traceC));
+  });
+
+  it('answers 400 with Tempo’s wording for bad queries and parameters', async () => {
+    const bad = await gw(`/api/search?${new URLSearchParams({ q: '{ span.foo = }' })}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid TraceQL query: parse error at line 1, col 14: syntax error: unexpected }');
+    for (const q of ['{ status = "error" }', '{ duration > "x" }', '{ .a =~ 5 }', '{ .a = 1 } | count() > 1', '{ .a =~ "(" }']) {
+      const answer = await gw(`/api/search?${new URLSearchParams({ q })}`);
+      expect(answer.status, q).toBe(400);
+      expect(answer.body.error, q).toMatch(/^invalid TraceQL query: /);
+    }
+    expect((await gw('/api/search?minDuration=soon')).status).toBe(400);
+    expect((await gw('/api/search?limit=0')).status).toBe(400);
+    expect((await gw('/api/search?start=100&end=50')).status).toBe(400);
+    expect((await gw(`/api/search?${new URLSearchParams({ q: '{}', tags: 'a=b' })}`)).status).toBe(400);
+  });
+});
+
+describe('tag search and tags', () => {
+  it('finds traces by tags (logfmt), as Grafana’s search form sends them', async () => {
+    const byTags = async (tags: string) => (await search({ tags })).traces.map((t) => t.traceID).sort();
+    expect(await byTags(`service.name=${svc('inventory')} http.method=POST`)).toEqual(ids(traceB));
+    expect(await byTags(`service.name=${svc('inventory')} http.method=GET`)).toEqual([]);
+    expect(await byTags(`name="GET /checkout" http.status_code=200 root.service.name=${svc('frontend')}`)).toEqual(ids(traceA));
+    expect(await byTags(`service.name=${svc('payments')} error=true`)).toEqual(ids(traceA));
+    expect((await gw(`/api/search?${new URLSearchParams({ tags: 'a=1 a=2' })}`)).status).toBe(400);
+    expect((await gw(`/api/search?${new URLSearchParams({ tags: 'a="open' })}`)).status).toBe(400);
+  });
+
+  it('lists tag names, per scope in v2', async () => {
+    const v1 = await gw('/api/search/tags');
+    expect(v1.body.tagNames).toEqual(expect.arrayContaining(['http.method', 'http.status_code', 'db.system', 'deployment.environment', 'service.name', 'mail.retry']));
+    const v2 = await gw('/api/v2/search/tags');
+    const scope = (name: string) => v2.body.scopes.find((s: { name: string }) => s.name === name).tags as string[];
+    expect(scope('span')).toEqual(expect.arrayContaining(['http.method', 'db.system', 'mail.retry']));
+    expect(scope('span')).not.toContain('deployment.environment');
+    expect(scope('resource')).toEqual(expect.arrayContaining(['deployment.environment', 'service.name']));
+    expect(scope('resource')).not.toContain('http.method');
+    expect(scope('intrinsic')).toEqual(expect.arrayContaining(['duration', 'kind', 'name', 'status']));
+    expect((await gw('/api/v2/search/tags?scope=resource')).body.scopes.map((s: { name: string }) => s.name)).toEqual(['resource']);
+    expect((await gw('/api/v2/search/tags?scope=nope')).status).toBe(400);
+  });
+
+  it('lists typed tag values, narrowed by the query being written', async () => {
+    const values = async (tag: string, q?: string) => (await gw(`/api/v2/search/tag/${encodeURIComponent(tag)}/values${q ? `?${new URLSearchParams({ q })}` : ''}`)).body.tagValues;
+    expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'int', value: '200' }]));
+    expect(await values('resource.service.name')).toEqual(expect.arrayContaining(['frontend', 'payments', 'inventory', 'mailer'].map((s) => ({ type: 'string', value: svc(s) }))));
+    expect(await values('span.http.method', `{ resource.service.name = "${svc('inventory')}" }`)).toEqual([{ type: 'string', value: 'POST' }]);
+    // An unfinished query narrows nothing.
+    expect(await values('span.http.method', `{ resource.service.name = "${svc('inventory')}" && span.http.method = }`)).toEqual(expect.arrayContaining([{ type: 'string', value: 'POST' }, { type: 'string', value: 'GET' }]));
+    expect(await values('status')).toEqual(expect.arrayContaining([{ type: 'keyword', value: 'error' }]));
+    expect(await values('name', `{ ${mine} && kind = client }`)).toEqual([{ type: 'string', value: 'charge' }, { type: 'string', value: 'db query' }]);
+    expect((await gw(`/api/search/tag/db.system/values`)).body.tagValues).toContain('postgres');
+    expect((await gw('/api/v2/search/tag/%ZZ/values')).status).toBe(400);
+    expect((await gw('/api/v2/search/tag/what%20ever/values')).status).toBe(400);
+  });
+});
+
+describe('trace by id', () => {
+  it('JSON: resources with their attributes, spans with theirs (Zipkin and OTLP alike)', async () => {
+    const b = await gw(`/api/traces/${traceB}`);
+    expect(b.status).toBe(200);
+    expect(b.body.batches).toHaveLength(1);
+    expect(b.body.batches[0].resource.attributes).toEqual([attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')]);
+    expect(b.body.batches[0].scopeSpans[0].spans.map((s: { name: string }) => s.name)).toEqual(['list items', 'db query']);
+    expect(b.body.batches[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceB, spanId: spanB1, kind: 'SPAN_KIND_SERVER', status: { code: 2 }, attributes: [attr('http.method', 'POST'), { key: 'http.status_code', value: { stringValue: '503' } }] });
+    const a = await gw(`/tempo/api/traces/${traceA}`);
+    expect(a.body.batches.map((r: any) => r.resource.attributes[0].value.stringValue).sort()).toEqual([svc('frontend'), svc('payments')]);
+    const v2 = await gw(`/api/v2/traces/${traceB}`);
+    expect(v2.body.trace.resourceSpans).toEqual(b.body.batches);
+    expect((await gw('/api/traces/00000000000000000000000000000001')).status).toBe(404);
+    expect((await gw('/api/traces/not-hex')).status).toBe(400);
+  });
+
+  it('protobuf when asked (Accept: application/protobuf), decoded with Tempo’s definitions', async () => {
+    const answer = await gw(`/api/traces/${traceA}`, { accept: 'application/protobuf' });
+    expect(answer.status).toBe(200);
+    expect(answer.type).toBe('application/protobuf');
+    const trace = tempoToObject(TempoTrace, answer.raw);
+    expect(trace.resourceSpans).toHaveLength(2);
+    const byService = new Map(trace.resourceSpans.map((r: any) => [r.resource.attributes[0].value.stringValue, r.scopeSpans[0].spans[0]]));
+    expect(byService.get(svc('frontend'))).toEqual({
+      traceId: ids(traceA)[0],
+      spanId: spanA1,
+      name: 'GET /checkout',
+      kind: 'SPAN_KIND_SERVER',
+      startTimeUnixNano: String(startNs),
+      endTimeUnixNano: String(startNs + 150_000_000n),
+      attributes: [attr('http.method', 'GET'), attr('http.status_code', '200')],
+      status: { code: 'STATUS_CODE_UNSET' },
+    });
+    expect(byService.get(svc('payments'))).toMatchObject({ parentSpanId: spanA1, kind: 'SPAN_KIND_CLIENT', status: { code: 'STATUS_CODE_ERROR' } });
+    const v2 = await gw(`/api/v2/traces/${traceC}`, { accept: 'application/protobuf' });
+    const response = tempoToObject(TempoTraceByIDResponse, v2.raw);
+    expect(response.trace.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceC, name: `send-${run}`, kind: 'SPAN_KIND_INTERNAL', endTimeUnixNano: String(startNs + 10_300_000_000n) });
+  });
+});
+
+describe('the rest of the API', () => {
+  it('echo and build info; reads need credentials', async () => {
+    const echo = await gw('/api/echo');
+    expect(echo).toMatchObject({ status: 200, body: 'echo' });
+    expect((await gw('/api/status/buildinfo')).body.version).toMatch(/^2\./);
+    expect((await gw('/api/search', { auth: '' })).status).toBe(401);
+    expect((await gw('/api/echo', { auth: 'Bearer nope' })).status).toBe(401);
+  });
+});
+
+describe('databases created before the resource columns', () => {
+  it('gain them on first use: older spans still read and search, new ones keep their resource', async () => {
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const database = `qryn_old_${run}`;
+    await client.command(`CREATE DATABASE ${database}`);
+    try {
+      // The spans table as the first schema made it, with a span whose resource went into its attributes.
+      await client.command(`CREATE TABLE ${database}.spans (
+        date Date, trace_id String, span_id String, parent_id String, name String,
+        service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
+        status_code Int32, attribute_keys Array(String), attribute_values Array(String),
+        source LowCardinality(String), payload String
+      ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`);
+      for (const table of ['time_series', 'series_labels', 'log_samples', 'metric_samples']) {
+        await client.command(`CREATE TABLE ${database}.${table} AS ${instance.database_name}.${table}`);
+      }
+      const oldTrace = hex(16);
+      const day = new Date(startMs).toISOString().slice(0, 10);
+      await client.command(
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['service.name', 'http.method'], ['legacy', 'GET'], 'otlp', '{}')`,
+      );
+      const batch = new Batch();
+      const newTrace = hex(8);
+      decodeZipkin([{ traceId: newTrace, id: hex(8), name: 'new root', timestamp: startMs * 1000, duration: 5, localEndpoint: { serviceName: 'fresh' } }], batch);
+      await qryn.backend.writer.write({ id: `old-${run}`, database, client, fingerprintLimit: 0 }, batch);
+      const columns = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'spans' AND name LIKE 'resource_%' ORDER BY name`);
+      expect(columns.map((c) => c.name)).toEqual(['resource_keys', 'resource_values']);
+      const reader = createTraceReader(client, database);
+      expect((await reader.trace(oldTrace))[0].attributes).toEqual([['service.name', 'legacy']]);
+      expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
+      const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
+      const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });
+      expect(hits.map((h) => h.rootTraceName).sort()).toEqual(['new root', 'old root']);
+    } finally {
+      await client.command(`DROP DATABASE IF EXISTS ${database}`);
+    }
+  });
+});
