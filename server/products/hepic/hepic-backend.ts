@@ -63,10 +63,16 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
   async function runRotation(): Promise<string[]> {
     const today = new Date(platform.clock.nowMs()).toISOString().slice(0, 10);
     const dropped: string[] = [];
+    // Each instance on its own: one storage that errors must not stop the rotation of the others (their data would
+    // then grow without limit on the shared disk). Failures are logged and left for the next pass.
     for (const instance of await listInstances(platform.db)) {
-      const storage = await storageOf(instance).catch(() => undefined);
-      if (!storage) continue;
-      for (const day of await dropOldDays(storage.client, instance.database_name, instance.rotation_days, today)) dropped.push(`${instance.id}:${day}`);
+      try {
+        const storage = await storageOf(instance).catch(() => undefined);
+        if (!storage) continue;
+        for (const day of await dropOldDays(storage.client, instance.database_name, instance.rotation_days, today)) dropped.push(`${instance.id}:${day}`);
+      } catch (error) {
+        platform.log(`[hepic] rotation of instance ${instance.id} failed, left for the next pass: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+      }
     }
     if (dropped.length > 0) platform.log(`[hepic] rotation dropped ${dropped.length} days`);
     return dropped;

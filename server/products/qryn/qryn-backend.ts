@@ -82,10 +82,16 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   async function runRetention(): Promise<string[]> {
     const today = new Date(nowMs()).toISOString().slice(0, 10);
     const dropped: string[] = [];
+    // One instance whose storage errors (down, paused, refusing) must not keep the others' old data on disk: each
+    // is handled on its own, and the failures are logged and left for the next pass.
     for (const instance of await listInstances(platform.db)) {
-      const client = await storageOf(instance).catch(() => undefined);
-      if (!client) continue;
-      for (const part of await enforceRetention(client, instance.database_name, instance.ttl_days, today)) dropped.push(`${instance.id}:${part}`);
+      try {
+        const client = await storageOf(instance).catch(() => undefined);
+        if (!client) continue;
+        for (const part of await enforceRetention(client, instance.database_name, instance.ttl_days, today)) dropped.push(`${instance.id}:${part}`);
+      } catch (error) {
+        platform.log(`[qryn] retention of instance ${instance.id} failed, left for the next pass: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+      }
     }
     if (dropped.length > 0) platform.log(`[qryn] retention dropped ${dropped.length} partitions`);
     return dropped;
@@ -201,10 +207,12 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         backend.invalidate(payload.instanceId);
         return { dropped: payload.database };
       });
-      platform.jobs.register(RETENTION_JOB, async () => {
-        const dropped = await runRetention();
-        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: RETENTION_INTERVAL_MS });
-        return { dropped };
+      await scheduleRecurringJob(platform.jobs, platform.db, {
+        kind: RETENTION_JOB,
+        subject: RETENTION_SUBJECT,
+        intervalMs: RETENTION_INTERVAL_MS,
+        firstDelayMs: 60_000,
+        run: async () => ({ dropped: await runRetention() }),
       });
       await scheduleRecurringJob(platform.jobs, platform.db, {
         kind: INSTRUMENTATION_JOB,
@@ -213,10 +221,6 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         firstDelayMs: 10_000,
         run: () => backend.runInstrumentation(),
       });
-      const latest = await platform.jobs.latest(RETENTION_SUBJECT, RETENTION_JOB);
-      if (!latest || (latest.status !== 'queued' && latest.status !== 'running')) {
-        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: 60_000 });
-      }
     },
 
     async close() {
