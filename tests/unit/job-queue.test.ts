@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database';
 import { createJobQueue, RetryLater, type JobContext } from '../../server/jobs/job-queue';
 import { scheduleRecurringJob } from '../../server/jobs/recurring-job';
+import { pruneFinishedJobs } from '../../server/db/repositories/jobs-repository';
 import { createClock } from '../../server/clock';
 
 describe('job queue', () => {
@@ -260,6 +261,26 @@ describe('job queue', () => {
     const failed = await db.query<{ error: string }>(`SELECT error FROM jobs WHERE kind = 'every-100ms' AND status = 'failed'`);
     expect(failed.length).toBeGreaterThanOrEqual(4);
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('finished jobs are pruned after the kept days (the newest of each subject stays) and lose their payload after a day', async () => {
+    const old = async (subject: string, finishedDaysAgo: number, payload: unknown) =>
+      (
+        await db.query<{ id: number }>(
+          `INSERT INTO jobs (kind, subject, payload, status, finished_at) VALUES ('prune-me', $1, $2::json, 'done', now() - make_interval(days => $3::int)) RETURNING id`,
+          [subject, JSON.stringify(payload), finishedDaysAgo],
+        )
+      )[0].id;
+    const gone = await old('loggen:1', 20, { token: 'qt_secret' });
+    const newest = await old('loggen:1', 19, { token: 'qt_secret' });
+    const recent = await old('loggen:2', 2, { token: 'qt_secret' });
+    const today = await old('loggen:3', 0, { token: 'qt_secret' });
+    await pruneFinishedJobs(db, 14);
+    const rows = await db.query<{ id: number; payload: Record<string, unknown> }>(`SELECT id, payload FROM jobs WHERE kind = 'prune-me' ORDER BY id`);
+    expect(rows.map((r) => r.id)).toEqual([newest, recent, today]);
+    expect(rows.find((r) => r.id === recent)!.payload).toEqual({});
+    expect(rows.find((r) => r.id === today)!.payload).toEqual({ token: 'qt_secret' });
+    void gone;
   });
 
   it('the clock only moves forward', () => {
