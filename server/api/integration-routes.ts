@@ -19,6 +19,7 @@ import {
 } from '../db/repositories/integrations-repository';
 import { listVisibleProjects, type ProjectRow } from '../db/repositories/projects-repository';
 import { cancellationDate, DAY_MS, TRIAL_DAYS } from '../products/subscription-lifecycle';
+import type { EnableRequest, ProductBackend } from '../products/product-backend';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
 import { badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
@@ -159,6 +160,34 @@ export async function enableIntegration(
       throw badRequest(productNotEnabledMessage(slug), `${product.name} needs ${needed} (${dependency}). Enable ${needed} in this project first.`);
     }
   }
+  // Work that reaches other servers (a storage's DDL) runs before the transaction opens: the embedded database
+  // serves one transaction at a time, and a slow or paused server inside it held every request of the platform.
+  // An integration that is already live is refused first, so no remote work is done for it.
+  if (backend.prepareEnable && (await hasLiveIntegration(ctx.db, project.id, slug))) {
+    throw conflict(`${product.name} is already enabled`, `${product.name} is already enabled in this project.`);
+  }
+  const base = { projectId: project.id, userId: caller.userId, organizationId: caller.organizationId, input };
+  const prepared = await backend.prepareEnable?.(base);
+  try {
+    return await recordEnable(ctx, caller, project, slug, product.name, backend, { ...base, prepared: prepared?.state });
+  } catch (error) {
+    // Nothing was recorded: what the preparation created remotely goes too (best effort; docs/architecture.md).
+    await prepared?.undo().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function recordEnable(
+  ctx: ApiContext,
+  caller: Caller,
+  project: ProjectRow,
+  slug: string,
+  productName: string,
+  backend: ProductBackend,
+  request: Omit<EnableRequest, 'integrationId'>,
+): Promise<EnableProductResponse> {
+  const product = { name: productName };
+  const input = request.input;
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const integrationId = await recordEnabledIntegration(tx, {
@@ -171,7 +200,7 @@ export async function enableIntegration(
     if (integrationId === undefined) throw conflict(`${product.name} is already enabled`, `${product.name} is already enabled in this project.`);
     // Whoever enables a product with a user list is its first admin, so the card is theirs to open.
     if (LISTED_USERS_ONLY.has(slug)) await addIntegrationUser(tx, integrationId, caller.userId, 'admin');
-    const result = await backend.enable(tx, { integrationId, projectId: project.id, userId: caller.userId, organizationId: caller.organizationId, input });
+    const result = await backend.enable(tx, { integrationId, ...request, input });
     const items = result.items ?? [];
     const apiKey = items.find((item) => item.label === 'API KEY')?.value;
     const apiSecret = items.find((item) => item.label === 'API SECRET')?.value;

@@ -27,6 +27,8 @@ export interface ProductPlatform {
 
 export interface EnableRequest {
   integrationId: number;
+  /** What prepareEnable() returned (its `state`), when the back end has that step. */
+  prepared?: unknown;
   projectId: number;
   userId: string;
   /** The token's organization (null in personal mode). */
@@ -47,8 +49,23 @@ export interface EnableResult {
   hasJsonDownload?: boolean;
 }
 
+/** Remote work done for an enable before its transaction opens (prepareEnable). */
+export interface PreparedEnable {
+  /** Handed to enable() as `request.prepared`. */
+  state: unknown;
+  /** Undoes the remote work when the integration's transaction does not commit (best effort). */
+  undo(): Promise<void>;
+}
+
 export interface ProductBackend {
   readonly slug: string;
+  /**
+   * Work of an enable that reaches other servers (a storage's CREATE DATABASE/TABLE), done before the transaction
+   * that records the integration opens: the embedded database serves one transaction at a time, so a slow or paused
+   * server inside it would hold every other request of the platform. Validates the input as enable() does (422 per
+   * field). Without it, enable() does all of its work inside the transaction.
+   */
+  prepareEnable?(request: Omit<EnableRequest, 'integrationId' | 'prepared'>): Promise<PreparedEnable>;
   /**
    * Creates the product's back end for a project, inside the transaction that records the integration (so a failure
    * leaves nothing behind). Long work (starting servers) is enqueued as a job on `tx`, not awaited here. Throws a

@@ -34,6 +34,7 @@ import { addIntegrationUser, findProjectIntegration, type IntegrationRow } from 
 import { findMembership } from '../../db/repositories/memberships-repository';
 import { listProjectUsers, type ProjectRow } from '../../db/repositories/projects-repository';
 import { loadCredentialBox, type CredentialBox } from '../clickhouse/credentials';
+import { cacheUntilRejected } from '../cache-until-rejected';
 import type { ProductBackend, ProductPlatform } from '../product-backend';
 import { GrafanaApiError, NameTakenError, httpGrafana, localGrafana, type DatasourceModel, type GrafanaAdapter, type GrafanaRole } from './grafana-api';
 import { clickhouseDatasource, clusterDashboard, dashboardsZip, newUid, provisioningFiles, qrynDatasource, zipFiles } from './grafana-models';
@@ -67,8 +68,8 @@ export function createGrafanaBackend(platform: ProductPlatform, options: { adapt
     (platform.config.grafanaUrl && platform.config.grafanaToken
       ? httpGrafana({ url: platform.config.grafanaUrl, token: platform.config.grafanaToken, publicUrl: platform.config.grafanaPublicUrl })
       : localGrafana());
-  let box: Promise<CredentialBox> | undefined;
-  const credentials = () => (box ??= loadCredentialBox(platform.db));
+  // A load that failed (the database away for a moment) is tried again by the next call, not cached for good.
+  const credentials: () => Promise<CredentialBox> = cacheUntilRejected(() => loadCredentialBox(platform.db));
 
   const grafanaError = (error: unknown): never => {
     if (error instanceof GrafanaApiError) throw new ApiError(502, 'Grafana refused the request', `Grafana answered: ${error.message}`);

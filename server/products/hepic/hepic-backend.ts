@@ -39,6 +39,15 @@ export const newIngestToken = () => `hep_${randomBytes(18).toString('base64url')
 
 export class StorageUnavailableError extends Error {}
 
+/** An enable's storage work, done before the integration's transaction (prepareEnable). */
+interface HepicPrepared {
+  id: string;
+  database: string;
+  body: { price_id: string; cluster_id: string };
+  plan: NonNullable<ReturnType<typeof findPlan>>;
+  storage: HepicStorage;
+}
+
 export function createHepicBackend(platform: ProductPlatform, options: { port?: number; limits?: Partial<ListenerLimits> } = {}): HepicBackend {
   let listener: HepListener | undefined;
   const resolver = createHepicStorageResolver(platform.db, () => platform.products?.(), path.join(platform.config.dataDir, 'storage'));
@@ -63,13 +72,46 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
   async function runRotation(): Promise<string[]> {
     const today = new Date(platform.clock.nowMs()).toISOString().slice(0, 10);
     const dropped: string[] = [];
+    // Each instance on its own: one storage that errors must not stop the rotation of the others (their data would
+    // then grow without limit on the shared disk). Failures are logged and left for the next pass.
     for (const instance of await listInstances(platform.db)) {
-      const storage = await storageOf(instance).catch(() => undefined);
-      if (!storage) continue;
-      for (const day of await dropOldDays(storage.client, instance.database_name, instance.rotation_days, today)) dropped.push(`${instance.id}:${day}`);
+      try {
+        const storage = await storageOf(instance).catch(() => undefined);
+        if (!storage) continue;
+        for (const day of await dropOldDays(storage.client, instance.database_name, instance.rotation_days, today)) dropped.push(`${instance.id}:${day}`);
+      } catch (error) {
+        platform.log(`[hepic] rotation of instance ${instance.id} failed, left for the next pass: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+      }
     }
     if (dropped.length > 0) platform.log(`[hepic] rotation dropped ${dropped.length} days`);
     return dropped;
+  }
+
+  /**
+   * Checks the show-config input and creates the instance's database and table on its storage (one database, one
+   * table: tens of milliseconds on a healthy server; as long as the storage takes on a slow one, which is why the
+   * stack calls this before its transaction). A storage that refuses answers 422 on cluster_id.
+   */
+  async function prepare(db: Queryable, request: Omit<EnableRequest, 'integrationId' | 'prepared'>): Promise<HepicPrepared> {
+    const outcome = decodeInput(HepicEnableBody, request.input);
+    if (!outcome.ok) throw new ValidationError(outcome.errors);
+    const body = outcome.value;
+    const errors: Record<string, string[]> = {};
+    const plan = findPlan(body.price_id);
+    if (!plan) errors.price_id = [SELECT_PRICING_PLAN_MESSAGE];
+    const resources = await resolver.resources(request.projectId, db);
+    if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = [SELECT_STORAGE_MESSAGE];
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const storage = await resolver.resolve(request.projectId, body.cluster_id, db);
+    if (!storage) throw new ValidationError({ cluster_id: ['This storage is not available at the moment. Try again, or choose another one.'] });
+    const id = randomBytes(8).toString('hex');
+    const database = databaseOf(id);
+    try {
+      await createInstanceSchema(storage.client, database);
+    } catch (error) {
+      throw new ValidationError({ cluster_id: [`The storage refused to create the Hepic tables: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`] });
+    }
+    return { id, database, body, plan: plan!, storage };
   }
 
   const backend: HepicBackend = {
@@ -81,21 +123,16 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
     storageOf,
     runRotation,
 
+    async prepareEnable(request) {
+      const prepared = await prepare(platform.db, request);
+      return { state: prepared, undo: () => dropInstanceSchema(prepared.storage.client, prepared.database) };
+    },
+
     async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult> {
-      const outcome = decodeInput(HepicEnableBody, request.input);
-      if (!outcome.ok) throw new ValidationError(outcome.errors);
-      const body = outcome.value;
-      const errors: Record<string, string[]> = {};
-      const plan = findPlan(body.price_id);
-      if (!plan) errors.price_id = [SELECT_PRICING_PLAN_MESSAGE];
-      const resources = await resolver.resources(request.projectId, tx);
-      if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = [SELECT_STORAGE_MESSAGE];
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       if (await findInstanceOfIntegration(tx, request.integrationId)) throw new ValidationError({ _form: ['Hepic is already enabled for this project.'] });
-      const storage = await resolver.resolve(request.projectId, body.cluster_id, tx);
-      if (!storage) throw new ValidationError({ cluster_id: ['This storage is not available at the moment. Try again, or choose another one.'] });
-      const id = randomBytes(8).toString('hex');
-      const database = databaseOf(id);
+      // Through the stack's enable the storage work was done before the transaction (prepareEnable); a direct call
+      // does it here.
+      const { id, database, body, plan } = (request.prepared as HepicPrepared | undefined) ?? (await prepare(tx, request));
       await insertInstance(tx, {
         id,
         integration_id: request.integrationId,
@@ -112,13 +149,6 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
       // The one who enables Hepic is its superadmin: listed (the card is theirs), shown and locked on the Config page.
       // The app's users are the admins and users set there; until one exists, Launch is disabled (docs/hepic.md).
       await tx.query("UPDATE integration_users SET role = 'superadmin' WHERE integration_id = $1 AND user_id = $2", [request.integrationId, request.userId]);
-      // One database and one table: tens of milliseconds, done here so that packets are stored as soon as the
-      // answer arrives (a failure of the surrounding transaction leaves an empty database, see docs/hepic.md).
-      try {
-        await createInstanceSchema(storage.client, database);
-      } catch (error) {
-        throw new ValidationError({ cluster_id: [`The storage refused to create the Hepic tables: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`] });
-      }
       return { items: [{ label: 'HEP Endpoint', value: backend.hepEndpoint() }] };
     },
 

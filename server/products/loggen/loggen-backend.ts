@@ -125,7 +125,8 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
       await deleteLoggenConfig(tx, integrationId);
     },
     async start() {
-      platform.jobs.register(LOGGEN_RUN_JOB, (job) => runLoggen(job));
+      // A customer's run: in the tenant pool, so ten-minute runs never hold back the platform's own jobs.
+      platform.jobs.register(LOGGEN_RUN_JOB, (job) => runLoggen(job), { pool: 'tenant' });
       // The generator works when no run is stuck: a running job whose lease ran out means no worker is alive.
       platform.services.register({ slug: 'loggen', name: 'Loggen' }, 'Log generator', async () => {
         const stuck = await platform.db.query(
@@ -186,7 +187,9 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
           const latest = await latestJobFor(tx, loggenSubject(integration.id), LOGGEN_RUN_JOB);
           if (latest && (latest.status === 'queued' || latest.status === 'running')) return null;
           const payload: LoggenRunPayload = { integrationId: integration.id, projectId: project.id, config: body };
-          return ctx.jobs.enqueue(tx, LOGGEN_RUN_JOB, { subject: loggenSubject(integration.id), payload, maxAttempts: 1 });
+          // The organization (or the personal project's owner) is the tenant: its runs count against the per-tenant cap.
+          const tenant = project.organization_id !== null ? `organization:${project.organization_id}` : `user:${project.user_id}`;
+          return ctx.jobs.enqueue(tx, LOGGEN_RUN_JOB, { subject: loggenSubject(integration.id), payload, maxAttempts: 1, tenant });
         });
         if (!job) throw new ApiError(409, 'Loggen is already running', ALREADY_RUNNING_MESSAGE);
         await streamRun(ctx, res, job.id);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeInput } from '../../../contract/common';
 import { QrynEnableBody } from '../../../contract/stack';
-import { ValidationError } from '../../api/http';
+import { ApiError, ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
 import type { EnableRequest, EnableResult, ProductBackend, ProductPlatform } from '../product-backend';
 import { createGateway, type Gateway } from './gateway';
@@ -52,6 +52,15 @@ export interface QrynBackend extends ProductBackend {
   handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
+/** An enable's storage work, done before the integration's transaction (prepareEnable). */
+interface QrynPrepared {
+  id: string;
+  database: string;
+  body: { cluster_id: string; writer_region_code: string; multi_org?: boolean };
+  policy: (typeof RETENTION_POLICIES)[number];
+  client: StorageClient;
+}
+
 export const newApiKey = () => `qk_${randomBytes(12).toString('hex')}`;
 export const newSecret = () => `qs_${randomBytes(24).toString('base64url')}`;
 export const newToken = () => `qt_${randomBytes(24).toString('base64url')}`;
@@ -86,13 +95,51 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   async function runRetention(): Promise<string[]> {
     const today = new Date(nowMs()).toISOString().slice(0, 10);
     const dropped: string[] = [];
+    // One instance whose storage errors (down, paused, refusing) must not keep the others' old data on disk: each
+    // is handled on its own, and the failures are logged and left for the next pass.
     for (const instance of await listInstances(platform.db)) {
-      const client = await storageOf(instance).catch(() => undefined);
-      if (!client) continue;
-      for (const part of await enforceRetention(client, instance.database_name, instance.ttl_days, today)) dropped.push(`${instance.id}:${part}`);
+      try {
+        const client = await storageOf(instance).catch(() => undefined);
+        if (!client) continue;
+        for (const part of await enforceRetention(client, instance.database_name, instance.ttl_days, today)) dropped.push(`${instance.id}:${part}`);
+      } catch (error) {
+        platform.log(`[qryn] retention of instance ${instance.id} failed, left for the next pass: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`);
+      }
     }
     if (dropped.length > 0) platform.log(`[qryn] retention dropped ${dropped.length} partitions`);
     return dropped;
+  }
+
+  /**
+   * Checks the show-config input and creates the instance's database and five tables on its storage (tens of
+   * milliseconds on a healthy server; the stack calls this before its transaction, so a slow one holds nothing else).
+   * A storage that cannot be reached answers 503 (retry later), one that refuses answers 422 on cluster_id.
+   */
+  async function prepare(db: Queryable, request: Omit<EnableRequest, 'integrationId' | 'prepared'>): Promise<QrynPrepared> {
+    const outcome = decodeInput(QrynEnableBody, request.input);
+    if (!outcome.ok) throw new ValidationError(outcome.errors);
+    const body = outcome.value;
+    const errors: Record<string, string[]> = {};
+    const resources = await resolver.resources(request.projectId, db);
+    if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = ['Please select where the data will be stored.'];
+    if (!writerRegions().some((r) => r.code === body.writer_region_code)) errors.writer_region_code = ['Please select from where qryn data will be ingested'];
+    const policy = RETENTION_POLICIES.find((p) => p.id === (body.ttl_addon_id || DEFAULT_RETENTION_POLICY_ID));
+    if (!policy) errors.ttl_addon_id = ['Please select a retention plan.'];
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const id = randomBytes(8).toString('hex');
+    const database = databaseOf(id);
+    try {
+      const client = await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }, db);
+      await createInstanceSchema(client, database);
+      return { id, database, body, policy: policy!, client };
+    } catch (error) {
+      const message = error instanceof Error ? error.message.slice(0, 200) : String(error);
+      // Unreachable (down, refusing connections, overloaded): nothing was recorded, so trying again later is safe.
+      if (!(error instanceof StorageError) || error.status >= 500) {
+        throw new ApiError(503, 'Storage unavailable', `The storage did not answer; nothing was enabled. Try again in a moment. (${message})`);
+      }
+      throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables: ${message}`] });
+    }
   }
 
   const backend: QrynBackend = {
@@ -125,22 +172,18 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     closeUpgrades: () => liveTail.close(),
     liveTail,
 
+    async prepareEnable(request) {
+      const prepared = await prepare(platform.db, request);
+      return { state: prepared, undo: () => dropInstanceSchema(prepared.client, prepared.database) };
+    },
+
     async enable(tx: Queryable, request: EnableRequest): Promise<EnableResult & { apiKey: string; apiSecret: string }> {
-      const outcome = decodeInput(QrynEnableBody, request.input);
-      if (!outcome.ok) throw new ValidationError(outcome.errors);
-      const body = outcome.value;
-      const errors: Record<string, string[]> = {};
-      const resources = await resolver.resources(request.projectId, tx);
-      if (!resources.some((r) => r.clickhouse_cluster_id === body.cluster_id)) errors.cluster_id = ['Please select where the data will be stored.'];
-      if (!writerRegions().some((r) => r.code === body.writer_region_code)) errors.writer_region_code = ['Please select from where qryn data will be ingested'];
-      const policy = RETENTION_POLICIES.find((p) => p.id === (body.ttl_addon_id || DEFAULT_RETENTION_POLICY_ID));
-      if (!policy) errors.ttl_addon_id = ['Please select a retention plan.'];
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
       if (await findInstanceOfIntegration(tx, request.integrationId)) {
         throw new ValidationError({ _form: ['qryn is already enabled for this project.'] });
       }
-      const id = randomBytes(8).toString('hex');
-      const database = databaseOf(id);
+      // Through the stack's enable the storage work was done before the transaction (prepareEnable); a direct call
+      // does it here.
+      const { id, database, body, policy } = (request.prepared as QrynPrepared | undefined) ?? (await prepare(tx, request));
       const apiKey = newApiKey();
       const apiSecret = newSecret();
       await insertInstance(tx, {
@@ -151,16 +194,12 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         cluster_id: body.cluster_id,
         writer_region_code: body.writer_region_code,
         multi_org: body.multi_org ?? false,
-        ttl_addon_id: policy!.id,
-        ttl_days: policy!.ttl_days,
+        ttl_addon_id: policy.id,
+        ttl_days: policy.ttl_days,
         database_name: database,
         api_key: apiKey,
         api_secret_hash: hashSecret(apiSecret),
       });
-      // Creating a database and five tables takes tens of milliseconds: done here, so the instance accepts data as
-      // soon as the answer arrives. Should the surrounding transaction fail afterwards, an empty database is left
-      // behind (docs/qryn.md, what is left).
-      await createInstanceSchema(await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }, tx), database);
       return {
         items: [
           { label: 'API KEY', value: apiKey },
@@ -208,10 +247,12 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         backend.invalidate(payload.instanceId);
         return { dropped: payload.database };
       });
-      platform.jobs.register(RETENTION_JOB, async () => {
-        const dropped = await runRetention();
-        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: RETENTION_INTERVAL_MS });
-        return { dropped };
+      await scheduleRecurringJob(platform.jobs, platform.db, {
+        kind: RETENTION_JOB,
+        subject: RETENTION_SUBJECT,
+        intervalMs: RETENTION_INTERVAL_MS,
+        firstDelayMs: 60_000,
+        run: async () => ({ dropped: await runRetention() }),
       });
       await scheduleRecurringJob(platform.jobs, platform.db, {
         kind: INSTRUMENTATION_JOB,
@@ -220,10 +261,6 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         firstDelayMs: 10_000,
         run: () => backend.runInstrumentation(),
       });
-      const latest = await platform.jobs.latest(RETENTION_SUBJECT, RETENTION_JOB);
-      if (!latest || (latest.status !== 'queued' && latest.status !== 'running')) {
-        await platform.jobs.enqueue(platform.db, RETENTION_JOB, { subject: RETENTION_SUBJECT, delayMs: 60_000 });
-      }
     },
 
     async close() {
