@@ -14,6 +14,8 @@ export interface LogSelectParams {
   /** At most this many lines in total (in `direction` order); absent: all. */
   limit?: number;
   direction: 'forward' | 'backward';
+  /** Leave out the lines that countBuckets counted with `jsonKeys` (flat JSON objects, see there). */
+  exceptFlatJson?: boolean;
 }
 
 export interface StoredStream {
@@ -30,10 +32,18 @@ export interface BucketParams {
   originNs: bigint;
   widthNs: bigint;
   count: number;
+  /**
+   * Count only flat JSON objects (keys [A-Za-z_][A-Za-z0-9_]*, values unescaped strings, plain numbers, true, false,
+   * null), separately per value of these top-level keys (what `| json` would extract from such a line); the other
+   * lines are left to the engine (selectLogs with exceptFlatJson).
+   */
+  jsonKeys?: string[];
 }
 
 export interface StreamBuckets {
   labels: Record<string, string>;
+  /** With jsonKeys: the values of those keys in the counted lines (absent or null keys left out). */
+  json?: Record<string, string>;
   /** Per bucket: the number of lines and the sum of their bytes. */
   lines: Float64Array;
   bytes: Float64Array;

@@ -8,6 +8,12 @@ import { identifier, literal, type StorageClient } from './storage-client';
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
 // form 18.16's match() reads correctly), limit and direction, and lines and bytes per step bucket with intDiv.
 
+// A flat JSON object whose members `| json` reads exactly as the SQL below does: simple keys, strings without
+// escapes (so `"key":` occurs only where a key is), plain numbers, true, false, null.
+const FLAT_VALUE = '(?:"[^"\\\\]*"|-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)';
+const FLAT_MEMBER = `"[A-Za-z_][A-Za-z0-9_]*":${FLAT_VALUE}`;
+export const FLAT_JSON = `^\\{${FLAT_MEMBER}(?:,${FLAT_MEMBER})*\\}$`;
+
 const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
 
 function matcherSql(m: LabelMatcher): string {
@@ -60,7 +66,7 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
     async selectLogs(p: LogSelectParams): Promise<StoredStream[]> {
       if (p.endNs <= p.startNs) return [];
       const last = p.endNs - 1n;
-      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
+      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('') + (p.exceptFlatJson ? ` AND NOT match(line, ${literal(FLAT_JSON)})` : '');
       const order = p.direction === 'forward' ? 'ASC' : 'DESC';
       const rows = await client.query<{ fp: string; ts: string; line: string }>(
         `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
@@ -92,27 +98,37 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
       const startNs = p.originNs + 1n;
       const endNs = p.originNs + p.widthNs * BigInt(p.count);
       const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
-      const rows = await client.query<{ fp: string; b: string; n: string; bytes: string }>(
-        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, toString(count()) AS n, toString(sum(length(line))) AS bytes
+      const keys = p.jsonKeys ?? [];
+      // The last occurrence of `"key":` (greedy prefix) is the value Loki keeps when a key repeats.
+      const extracted = keys.map((k, i) => `, if(position(line, ${literal(`"${k}":`)}) > 0, extract(line, ${literal(`.*"${k}":(${FLAT_VALUE})`)}), 'null') AS j${i}`).join('');
+      const rows = await client.query<Record<string, string>>(
+        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, toString(count()) AS n, toString(sum(length(line))) AS bytes${extracted}
          FROM ${db}.log_samples
          WHERE ${dates(startNs, endNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${endNs}
-           AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}
-         GROUP BY fingerprint, b`,
+           AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}${keys.length > 0 ? ` AND match(line, ${literal(FLAT_JSON)})` : ''}
+         GROUP BY fingerprint, b${keys.map((_, i) => `, j${i}`).join('')}`,
       );
-      const byFp = new Map<string, StreamBuckets>();
+      const byFp = new Map<string, StreamBuckets & { fp: string }>();
       for (const r of rows) {
-        let s = byFp.get(r.fp);
+        const json: Record<string, string> = {};
+        keys.forEach((k, i) => {
+          const raw = r[`j${i}`];
+          if (raw === 'null') return;
+          json[k] = raw.startsWith('"') ? raw.slice(1, -1) : raw;
+        });
+        const id = `${r.fp}/${JSON.stringify(json)}`;
+        let s = byFp.get(id);
         if (!s) {
-          s = { labels: {}, lines: new Float64Array(p.count), bytes: new Float64Array(p.count) };
-          byFp.set(r.fp, s);
+          s = { fp: r.fp, labels: {}, json: keys.length > 0 ? json : undefined, lines: new Float64Array(p.count), bytes: new Float64Array(p.count) };
+          byFp.set(id, s);
         }
         const k = Number(r.b);
         s.lines[k] += Number(r.n);
         s.bytes[k] += Number(r.bytes);
       }
-      const labels = await labelsOf([...byFp.keys()]);
-      for (const [fp, s] of byFp) s.labels = labels.get(fp) ?? {};
-      return [...byFp.values()];
+      const labels = await labelsOf([...new Set([...byFp.values()].map((s) => s.fp))]);
+      for (const s of byFp.values()) s.labels = labels.get(s.fp) ?? {};
+      return [...byFp.values()].map(({ fp: _fp, ...rest }) => rest);
     },
   };
 }
