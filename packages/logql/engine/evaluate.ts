@@ -498,7 +498,7 @@ async function pushedCounts(
   const count = Number((last - off - origin) / g);
   if (count > 200_000) return undefined;
   const matchers = e.range.selector.matchers;
-  const buckets = await ctx.querier.countBuckets!({ matchers, lineFilters: plan.pushed, originNs: origin, widthNs: g, count, jsonKeys }, ctx.signal);
+  const { buckets, others } = await ctx.querier.countBuckets!({ matchers, lineFilters: plan.pushed, originNs: origin, widthNs: g, count, jsonKeys }, ctx.signal);
   const transform = jsonKeys ? undefined : compilePipeline(plan.rest);
   const merged = new Map<string, { labels: Labels; lines: Float64Array; bytes: Float64Array }>();
   const add = (labels: Labels, lines: Float64Array, bytesArr: Float64Array) => {
@@ -525,10 +525,7 @@ async function pushedCounts(
   }
   if (jsonKeys) {
     // The lines that are not flat JSON objects go through the whole pipeline here.
-    const rest = await ctx.querier.selectLogs(
-      { matchers, startNs: origin + 1n, endNs: origin + g * BigInt(count) + 1n, lineFilters: plan.pushed, direction: 'forward', exceptFlatJson: true },
-      ctx.signal,
-    );
+    const rest = others ?? [];
     guardRead(rest, ctx.limits);
     await runPipelineOver(rest, e.range.selector, plan.rest, ctx.stats, (entry) => {
       const lines = new Float64Array(count);

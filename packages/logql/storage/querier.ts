@@ -14,8 +14,6 @@ export interface LogSelectParams {
   /** At most this many lines in total (in `direction` order); absent: all. */
   limit?: number;
   direction: 'forward' | 'backward';
-  /** Leave out the lines that countBuckets counted with `jsonKeys` (flat JSON objects, see there). */
-  exceptFlatJson?: boolean;
 }
 
 export interface StoredStream {
@@ -35,7 +33,7 @@ export interface BucketParams {
   /**
    * Count only flat JSON objects (keys [A-Za-z_][A-Za-z0-9_]*, values unescaped strings, plain numbers, true, false,
    * null), separately per value of these top-level keys (what `| json` would extract from such a line); the other
-   * lines are left to the engine (selectLogs with exceptFlatJson).
+   * lines are answered as they are (`others`) for the engine's pipeline.
    */
   jsonKeys?: string[];
 }
@@ -52,5 +50,5 @@ export interface StreamBuckets {
 export interface LogQuerier {
   selectLogs(params: LogSelectParams, signal?: AbortSignal): Promise<StoredStream[]>;
   /** Optional push-down: lines and bytes per stream and bucket. */
-  countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<StreamBuckets[]>;
+  countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }>;
 }

@@ -66,7 +66,7 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
     async selectLogs(p: LogSelectParams): Promise<StoredStream[]> {
       if (p.endNs <= p.startNs) return [];
       const last = p.endNs - 1n;
-      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('') + (p.exceptFlatJson ? ` AND NOT match(line, ${literal(FLAT_JSON)})` : '');
+      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
       const order = p.direction === 'forward' ? 'ASC' : 'DESC';
       const rows = await client.query<{ fp: string; ts: string; line: string }>(
         `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
@@ -94,26 +94,44 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
       });
     },
 
-    async countBuckets(p: BucketParams): Promise<StreamBuckets[]> {
+    async countBuckets(p: BucketParams): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }> {
       const startNs = p.originNs + 1n;
       const endNs = p.originNs + p.widthNs * BigInt(p.count);
       const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
       const keys = p.jsonKeys ?? [];
-      // The last occurrence of `"key":` (greedy prefix) is the value Loki keeps when a key repeats.
-      const extracted = keys.map((k, i) => `, if(position(line, ${literal(`"${k}":`)}) > 0, extract(line, ${literal(`.*"${k}":(${FLAT_VALUE})`)}), 'null') AS j${i}`).join('');
-      const rows = await client.query<Record<string, string>>(
-        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, toString(count()) AS n, toString(sum(length(line))) AS bytes${extracted}
+      // One scan: flat lines are counted per extracted value (visitParamExtractRaw reads the first `"key":`, so a
+      // line that repeats a grouping key is not counted as flat); the other lines come back whole.
+      const repeats = keys.map((k) => {
+        const needle = literal(`"${k}":`);
+        return `(position(line, ${needle}) > 0 AND position(substring(line, position(line, ${needle}) + ${Buffer.byteLength(k) + 3}), ${needle}) > 0)`;
+      });
+      const flat = keys.length > 0 ? `match(line, ${literal(FLAT_JSON)})${repeats.map((r) => ` AND NOT ${r}`).join('')}` : '1';
+      const extracted = keys.map((k, i) => `, if(flat, visitParamExtractRaw(line, ${literal(k)}), '') AS j${i}`).join('');
+      const others = keys.length > 0 ? `, groupArrayIf(toString(timestamp_ns), NOT flat) AS other_ts, groupArrayIf(line, NOT flat) AS other_lines` : '';
+      const rows = await client.query<Record<string, string> & { other_ts?: string[]; other_lines?: string[] }>(
+        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, ${flat} AS flat,
+           toString(countIf(flat)) AS n, toString(sumIf(length(line), flat)) AS bytes${extracted}${others}
          FROM ${db}.log_samples
          WHERE ${dates(startNs, endNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${endNs}
-           AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}${keys.length > 0 ? ` AND match(line, ${literal(FLAT_JSON)})` : ''}
-         GROUP BY fingerprint, b${keys.map((_, i) => `, j${i}`).join('')}`,
+           AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}
+         GROUP BY fingerprint, b, flat${keys.map((_, i) => `, j${i}`).join('')}`,
       );
       const byFp = new Map<string, StreamBuckets & { fp: string }>();
+      const otherByFp = new Map<string, { ts: bigint[]; lines: string[] }>();
       for (const r of rows) {
+        if (r.other_ts && r.other_ts.length > 0) {
+          const o = otherByFp.get(r.fp) ?? { ts: [], lines: [] };
+          r.other_ts.forEach((t, i) => {
+            o.ts.push(BigInt(t));
+            o.lines.push(r.other_lines![i]);
+          });
+          otherByFp.set(r.fp, o);
+        }
+        if (Number(r.n) === 0) continue;
         const json: Record<string, string> = {};
         keys.forEach((k, i) => {
           const raw = r[`j${i}`];
-          if (raw === 'null') return;
+          if (raw === '' || raw === 'null') return;
           json[k] = raw.startsWith('"') ? raw.slice(1, -1) : raw;
         });
         const id = `${r.fp}/${JSON.stringify(json)}`;
@@ -126,9 +144,17 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
         s.lines[k] += Number(r.n);
         s.bytes[k] += Number(r.bytes);
       }
-      const labels = await labelsOf([...new Set([...byFp.values()].map((s) => s.fp))]);
+      const labels = await labelsOf([...new Set([...[...byFp.values()].map((s) => s.fp), ...otherByFp.keys()])]);
       for (const s of byFp.values()) s.labels = labels.get(s.fp) ?? {};
-      return [...byFp.values()].map(({ fp: _fp, ...rest }) => rest);
+      const buckets = [...byFp.values()].map(({ fp: _fp, ...rest }) => rest);
+      if (keys.length === 0) return { buckets };
+      return {
+        buckets,
+        others: [...otherByFp].map(([fp, o]) => {
+          const order = o.ts.map((_, i) => i).sort((x, y) => (o.ts[x] < o.ts[y] ? -1 : o.ts[x] > o.ts[y] ? 1 : 0));
+          return { labels: labels.get(fp) ?? {}, timestamps: order.map((i) => o.ts[i]), lines: order.map((i) => o.lines[i]) };
+        }),
+      };
     },
   };
 }
