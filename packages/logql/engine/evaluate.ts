@@ -29,7 +29,8 @@ export interface EngineLimits {
 export const DEFAULT_LIMITS: EngineLimits = {
   maxEntries: 5000,
   maxSeries: 500,
-  maxQueryLengthNs: 721n * 3600n * 1_000_000_000n,
+  // Loki's default is 721h; qryn keeps data up to a year (its longest retention), so a year and a day.
+  maxQueryLengthNs: 8785n * 3600n * 1_000_000_000n,
   maxPoints: 11_000,
   maxLinesRead: 5_000_000,
 };
