@@ -3,7 +3,7 @@ import { goExpandMatch } from '../log/go-regexp';
 import { compileLabelFilter, compilePipeline, ERROR_DETAILS_LABEL, ERROR_LABEL, parseGoFloat, type Entry } from '../log/pipeline';
 import { planLogSelector } from '../planner/plan';
 import type { LogQuerier, StoredStream } from '../storage/querier';
-import type { BinaryOp, Expr, Grouping, LogRangeExpr, LogSelectorExpr, MetricExpr, RangeOp } from '../syntax/ast';
+import type { BinaryOp, Expr, Grouping, LogSelectorExpr, MetricExpr, RangeOp } from '../syntax/ast';
 import { parseLogQL } from '../syntax/parse';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { LogQLQueryError, pipelineError, seriesLimitError } from './errors';
@@ -29,7 +29,8 @@ export interface EngineLimits {
 export const DEFAULT_LIMITS: EngineLimits = {
   maxEntries: 5000,
   maxSeries: 500,
-  maxQueryLengthNs: 721n * 3600n * 1_000_000_000n,
+  // Loki's default is 721h; qryn keeps data up to a year (its longest retention), so a year and a day.
+  maxQueryLengthNs: 8785n * 3600n * 1_000_000_000n,
   maxPoints: 11_000,
   maxLinesRead: 5_000_000,
 };
@@ -236,7 +237,13 @@ async function evalMetric(ctx: Ctx, e: MetricExpr): Promise<Value> {
     case 'range_agg':
       return { kind: 'vector', series: await rangeAggregation(ctx, e) };
     case 'vector_agg': {
-      const inner = await evalMetric(ctx, e.expr);
+      // As Loki does, a sum over a range aggregation without its own grouping takes the sum's grouping already when
+      // samples are extracted (the series of the range aggregation are the sum's groups; errors keep all labels).
+      const inject = e.op === 'sum' && e.expr.kind === 'range_agg' && !e.expr.grouping && INJECTABLE.has(e.expr.op);
+      const inner =
+        inject && e.expr.kind === 'range_agg'
+          ? { kind: 'vector' as const, series: await rangeAggregation(ctx, e.expr, e.grouping ?? { without: false, labels: [] }) }
+          : await evalMetric(ctx, e.expr);
       if (inner.kind === 'scalar') throw new LogQLQueryError(`unexpected scalar in ${e.op}`);
       return vectorAggregation(ctx, e, inner.series);
     }
@@ -256,7 +263,9 @@ interface Sample {
   value: number;
 }
 
-async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>): Promise<Series[]> {
+const INJECTABLE = new Set<RangeOp>(['bytes_over_time', 'bytes_rate', 'sum_over_time', 'rate', 'count_over_time']);
+
+async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): Promise<Series[]> {
   const { range, op } = e;
   const R = range.rangeNs;
   const off = range.offsetNs;
@@ -264,9 +273,18 @@ async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_
   const last = ctx.steps[ctx.steps.length - 1];
   const plan = planLogSelector(range.selector);
   const counting = op === 'count_over_time' || op === 'rate' || op === 'bytes_over_time' || op === 'bytes_rate';
-  if (counting && plan.storeOnly && !range.unwrap && ctx.querier.countBuckets) {
-    const pushed = await pushedCounts(ctx, e, plan.pushed);
-    if (pushed) return pushed;
+  if (counting && !range.unwrap && ctx.querier.countBuckets) {
+    const grouping = e.grouping ?? injected;
+    // Stages that only drop or keep stream labels (Grafana's logs volume: `| drop __error__`) are applied to the
+    // counted streams; a lone `| json` under `sum by (…)` is counted per extracted value where the lines are flat.
+    const labelOnly = plan.rest.every((s) => s.kind === 'drop' || s.kind === 'keep');
+    const jsonOnly =
+      plan.rest.length === 1 && plan.rest[0].kind === 'json' && plan.rest[0].extractions.length === 0 &&
+      grouping !== undefined && !grouping.without && grouping.labels.every((l) => !l.endsWith('_extracted') && !l.startsWith('__'));
+    if (labelOnly || jsonOnly) {
+      const pushed = await pushedCounts(ctx, e, plan, grouping, jsonOnly ? grouping!.labels : undefined);
+      if (pushed) return pushed;
+    }
   }
   const stored = await ctx.querier.selectLogs(
     { matchers: range.selector.matchers, startNs: first - off - R + 1n, endNs: last - off + 1n, lineFilters: plan.pushed, direction: 'forward' },
@@ -274,7 +292,7 @@ async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_
   );
   guardRead(stored, ctx.limits);
   const bySeries = new Map<string, { labels: Labels; samples: Sample[] }>();
-  const extract = sampleExtractor(e);
+  const extract = sampleExtractor(e, injected);
   await runPipelineOver(stored, range.selector, plan.rest, ctx.stats, (entry) => {
     const s = extract(entry);
     if (!s) return;
@@ -315,11 +333,12 @@ function windows(steps: bigint[], R: bigint, off: bigint, samples: Sample[], agg
   });
 }
 
-function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>): (entry: Entry) => { labels: Labels; value: number } | null {
-  const { op, range, grouping } = e;
+function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): (entry: Entry) => { labels: Labels; value: number } | null {
+  const { op, range } = e;
+  const grouping = e.grouping ?? injected;
   if (!range.unwrap) {
     const bytes = op === 'bytes_over_time' || op === 'bytes_rate';
-    return (entry) => ({ labels: entry.labels, value: bytes ? Buffer.byteLength(entry.line) : 1 });
+    return (entry) => ({ labels: grouping ? groupLabels(entry.labels, grouping, undefined) : entry.labels, value: bytes ? Buffer.byteLength(entry.line) : 1 });
   }
   const { label, conv, filters } = range.unwrap;
   const post = filters.map(compileLabelFilter);
@@ -349,14 +368,15 @@ function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>): (entry:
 }
 
 /** The labels of an unwrapped sample: grouped `by`, or without the listed labels and the unwrapped one. */
-function groupLabels(labels: Labels, grouping: Grouping | undefined, unwrapped: string): Labels {
+function groupLabels(labels: Labels, grouping: Grouping | undefined, unwrapped: string | undefined): Labels {
+  // A sample with an error keeps all its labels, so that the error is reported (as Loki's GroupedLabels).
+  if (labels[ERROR_LABEL] !== undefined) return labels;
   const out: Labels = {};
   if (grouping && !grouping.without) {
     for (const n of grouping.labels) if (labels[n] !== undefined) out[n] = labels[n];
-    for (const n of [ERROR_LABEL, ERROR_DETAILS_LABEL]) if (labels[n] !== undefined) out[n] = labels[n];
     return out;
   }
-  const drop = new Set([...(grouping?.labels ?? []), unwrapped]);
+  const drop = new Set([...(grouping?.labels ?? []), ...(unwrapped !== undefined ? [unwrapped] : [])]);
   for (const [n, v] of Object.entries(labels)) if (!drop.has(n)) out[n] = v;
   return out;
 }
@@ -462,7 +482,13 @@ function absent(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, all: Sa
   return [{ labels, values }];
 }
 
-async function pushedCounts(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, lineFilters: LogRangeExpr['selector']['stages']): Promise<Series[] | undefined> {
+async function pushedCounts(
+  ctx: Ctx,
+  e: Extract<MetricExpr, { kind: 'range_agg' }>,
+  plan: ReturnType<typeof planLogSelector>,
+  grouping: Grouping | undefined,
+  jsonKeys: string[] | undefined,
+): Promise<Series[] | undefined> {
   const R = e.range.rangeNs;
   const off = e.range.offsetNs;
   // Buckets of width gcd(range, step) so that every step's window is a whole number of buckets.
@@ -472,24 +498,58 @@ async function pushedCounts(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg'
   const origin = first - off - R;
   const count = Number((last - off - origin) / g);
   if (count > 200_000) return undefined;
-  const buckets = await ctx.querier.countBuckets!(
-    { matchers: e.range.selector.matchers, lineFilters: lineFilters as never, originNs: origin, widthNs: g, count },
-    ctx.signal,
-  );
+  const matchers = e.range.selector.matchers;
+  const { buckets, others } = await ctx.querier.countBuckets!({ matchers, lineFilters: plan.pushed, originNs: origin, widthNs: g, count, jsonKeys }, ctx.signal);
+  const transform = jsonKeys ? undefined : compilePipeline(plan.rest);
+  const merged = new Map<string, { labels: Labels; lines: Float64Array; bytes: Float64Array }>();
+  const add = (labels: Labels, lines: Float64Array, bytesArr: Float64Array) => {
+    const grouped = grouping ? groupLabels(labels, grouping, undefined) : labels;
+    const k = labelsKey(grouped);
+    const m = merged.get(k);
+    if (!m) merged.set(k, { labels: grouped, lines: Float64Array.from(lines), bytes: Float64Array.from(bytesArr) });
+    else
+      for (let i = 0; i < count; i++) {
+        m.lines[i] += lines[i];
+        m.bytes[i] += bytesArr[i];
+      }
+  };
+  for (const b of buckets) {
+    let labels = b.labels;
+    if (transform) labels = transform('', b.labels, 0n)!.labels;
+    if (b.json) {
+      labels = { ...b.labels };
+      for (const [k, v] of Object.entries(b.json)) labels[Object.prototype.hasOwnProperty.call(b.labels, k) ? `${k}_extracted` : k] = v;
+    }
+    for (const l of b.lines) ctx.stats.linesRead += l;
+    for (const x of b.bytes) ctx.stats.bytesRead += x;
+    add(labels, b.lines, b.bytes);
+  }
+  if (jsonKeys) {
+    // The lines that are not flat JSON objects go through the whole pipeline here.
+    const rest = others ?? [];
+    guardRead(rest, ctx.limits);
+    await runPipelineOver(rest, e.range.selector, plan.rest, ctx.stats, (entry) => {
+      const lines = new Float64Array(count);
+      const bytesArr = new Float64Array(count);
+      const k = Number((entry.tsNs - origin - 1n) / g);
+      lines[k] = 1;
+      bytesArr[k] = Buffer.byteLength(entry.line);
+      add(entry.labels, lines, bytesArr);
+    }, ctx.signal);
+  }
   const per = Number(R / g);
   const seconds = Number(R) / 1e9;
   const bytes = e.op === 'bytes_over_time' || e.op === 'bytes_rate';
   const perSecond = e.op === 'rate' || e.op === 'bytes_rate';
   const out: Series[] = [];
-  for (const b of buckets) {
+  for (const b of merged.values()) {
     const src = bytes ? b.bytes : b.lines;
-    const lines = b.lines;
     // Prefix sums turn each window into two lookups.
     const prefix = new Float64Array(count + 1);
     const linePrefix = new Float64Array(count + 1);
     for (let k = 0; k < count; k++) {
       prefix[k + 1] = prefix[k] + src[k];
-      linePrefix[k + 1] = linePrefix[k] + lines[k];
+      linePrefix[k + 1] = linePrefix[k] + b.lines[k];
     }
     const values = ctx.steps.map((t) => {
       const startBucket = Number((t - first) / g);
@@ -498,9 +558,11 @@ async function pushedCounts(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg'
       const v = prefix[endBucket] - prefix[startBucket];
       return perSecond ? v / seconds : v;
     });
-    for (const l of b.lines) ctx.stats.linesRead += l;
-    for (const x of b.bytes) ctx.stats.bytesRead += x;
-    if (values.some((v) => v !== undefined)) out.push({ labels: b.labels, values });
+    if (values.some((v) => v !== undefined)) {
+      const err = b.labels[ERROR_LABEL];
+      if (err !== undefined && err !== '') throw pipelineError(labelsString(b.labels), err);
+      out.push({ labels: b.labels, values });
+    }
   }
   ctx.stats.postFilterLines = ctx.stats.linesRead;
   return out;

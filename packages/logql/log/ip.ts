@@ -70,13 +70,12 @@ export function compileIpPattern(pattern: string): (addr: string) => boolean {
   };
 }
 
-const CANDIDATE = /[0-9a-fA-F:.]*[:.][0-9a-fA-F:.]*/g;
+const V4 = /\d{1,3}(?:\.\d{1,3}){3}/g;
+const V6 = /[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}(?:\.\d{1,3}){0,3}/g;
 
-/** Whether any address in a line matches (the line filter `|= ip("…")`). */
+/** Whether any address in a line matches (the line filter `|= ip("…")`): v4 dotted quads and v6 groups. */
 export function lineHasIp(line: string, test: (addr: string) => boolean): boolean {
-  for (const m of line.matchAll(CANDIDATE)) {
-    const token = m[0].replace(/^[.:]+|\.+$/g, '');
-    if (token && test(token)) return true;
-  }
+  for (const m of line.matchAll(V4)) if (test(m[0])) return true;
+  if (line.includes(':')) for (const m of line.matchAll(V6)) if (m[0].length > 2 && test(m[0])) return true;
   return false;
 }

@@ -87,11 +87,34 @@ export class JsonScanner {
         this.fail(`expected , or ${close}`);
       }
     }
-    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(s.slice(this.i, this.i + 64));
-    if (!lit) this.fail('unexpected character');
-    this.i += lit[0].length;
-    const t = lit[0];
-    return { type: t === 'true' || t === 'false' ? 'boolean' : t === 'null' ? 'null' : 'number', from, to: this.i };
+    if (s.startsWith('true', from) || s.startsWith('null', from)) {
+      this.i += 4;
+      return { type: s[from] === 't' ? 'boolean' : 'null', from, to: this.i };
+    }
+    if (s.startsWith('false', from)) {
+      this.i += 5;
+      return { type: 'boolean', from, to: this.i };
+    }
+    // A number: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
+    let j = from;
+    const digit = (k: number) => k < s.length && s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
+    if (s[j] === '-') j++;
+    if (!digit(j)) this.fail('unexpected character');
+    if (s[j] === '0') j++;
+    else while (digit(j)) j++;
+    if (s[j] === '.') {
+      j++;
+      if (!digit(j)) this.fail('invalid number');
+      while (digit(j)) j++;
+    }
+    if (s[j] === 'e' || s[j] === 'E') {
+      j++;
+      if (s[j] === '+' || s[j] === '-') j++;
+      if (!digit(j)) this.fail('invalid number');
+      while (digit(j)) j++;
+    }
+    this.i = j;
+    return { type: 'number', from, to: j };
   }
 
   /** Calls `each` for every member of the object at the cursor (the value is handed raw). */
@@ -138,7 +161,11 @@ export class JsonScanner {
 
 /** The text of a scalar as Loki's json parser keeps it: strings unescaped, numbers raw, booleans, null empty. */
 export function scalarText(s: string, type: JsonType, from: number, to: number): string {
-  if (type === 'string') return new JsonScanner(s.slice(from, to)).string();
+  if (type === 'string') {
+    // Without escapes the value is the text between the quotes.
+    const raw = s.slice(from + 1, to - 1);
+    return raw.includes('\\') ? new JsonScanner(s.slice(from, to)).string() : raw;
+  }
   if (type === 'null') return '';
   return s.slice(from, to);
 }

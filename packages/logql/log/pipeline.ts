@@ -31,7 +31,10 @@ function setError(e: Entry, kind: string, details?: string) {
 }
 
 /** Loki's label key sanitising: characters other than [A-Za-z0-9_] become `_`, a leading digit gets a `_`. */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 export function sanitizeKey(key: string, isPrefix = true): string {
+  if (PLAIN_KEY.test(key)) return key;
   const k = key.trim();
   if (k === '') return k;
   return (isPrefix && k[0] >= '0' && k[0] <= '9' ? '_' : '') + k.replace(/[^A-Za-z0-9_]/g, '_');

@@ -30,10 +30,18 @@ export interface BucketParams {
   originNs: bigint;
   widthNs: bigint;
   count: number;
+  /**
+   * Count only flat JSON objects (keys [A-Za-z_][A-Za-z0-9_]*, values unescaped strings, plain numbers, true, false,
+   * null), separately per value of these top-level keys (what `| json` would extract from such a line); the other
+   * lines are answered as they are (`others`) for the engine's pipeline.
+   */
+  jsonKeys?: string[];
 }
 
 export interface StreamBuckets {
   labels: Record<string, string>;
+  /** With jsonKeys: the values of those keys in the counted lines (absent or null keys left out). */
+  json?: Record<string, string>;
   /** Per bucket: the number of lines and the sum of their bytes. */
   lines: Float64Array;
   bytes: Float64Array;
@@ -42,5 +50,5 @@ export interface StreamBuckets {
 export interface LogQuerier {
   selectLogs(params: LogSelectParams, signal?: AbortSignal): Promise<StoredStream[]>;
   /** Optional push-down: lines and bytes per stream and bucket. */
-  countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<StreamBuckets[]>;
+  countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }>;
 }

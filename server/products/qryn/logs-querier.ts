@@ -8,6 +8,12 @@ import { identifier, literal, type StorageClient } from './storage-client';
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
 // form 18.16's match() reads correctly), limit and direction, and lines and bytes per step bucket with intDiv.
 
+// A flat JSON object whose members `| json` reads exactly as the SQL below does: simple keys, strings without
+// escapes (so `"key":` occurs only where a key is), plain numbers, true, false, null.
+const FLAT_VALUE = '(?:"[^"\\\\]*"|-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)';
+const FLAT_MEMBER = `"[A-Za-z_][A-Za-z0-9_]*":${FLAT_VALUE}`;
+export const FLAT_JSON = `^\\{${FLAT_MEMBER}(?:,${FLAT_MEMBER})*\\}$`;
+
 const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
 
 function matcherSql(m: LabelMatcher): string {
@@ -88,31 +94,67 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
       });
     },
 
-    async countBuckets(p: BucketParams): Promise<StreamBuckets[]> {
+    async countBuckets(p: BucketParams): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }> {
       const startNs = p.originNs + 1n;
       const endNs = p.originNs + p.widthNs * BigInt(p.count);
       const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
-      const rows = await client.query<{ fp: string; b: string; n: string; bytes: string }>(
-        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, toString(count()) AS n, toString(sum(length(line))) AS bytes
+      const keys = p.jsonKeys ?? [];
+      // One scan: flat lines are counted per extracted value (visitParamExtractRaw reads the first `"key":`, so a
+      // line that repeats a grouping key is not counted as flat); the other lines come back whole.
+      const repeats = keys.map((k) => {
+        const needle = literal(`"${k}":`);
+        return `(position(line, ${needle}) > 0 AND position(substring(line, position(line, ${needle}) + ${Buffer.byteLength(k) + 3}), ${needle}) > 0)`;
+      });
+      const flat = keys.length > 0 ? `match(line, ${literal(FLAT_JSON)})${repeats.map((r) => ` AND NOT ${r}`).join('')}` : '1';
+      const extracted = keys.map((k, i) => `, if(flat, visitParamExtractRaw(line, ${literal(k)}), '') AS j${i}`).join('');
+      const others = keys.length > 0 ? `, groupArrayIf(toString(timestamp_ns), NOT flat) AS other_ts, groupArrayIf(line, NOT flat) AS other_lines` : '';
+      const rows = await client.query<Record<string, string> & { other_ts?: string[]; other_lines?: string[] }>(
+        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, ${flat} AS flat,
+           toString(countIf(flat)) AS n, toString(sumIf(length(line), flat)) AS bytes${extracted}${others}
          FROM ${db}.log_samples
          WHERE ${dates(startNs, endNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${endNs}
            AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}
-         GROUP BY fingerprint, b`,
+         GROUP BY fingerprint, b, flat${keys.map((_, i) => `, j${i}`).join('')}`,
       );
-      const byFp = new Map<string, StreamBuckets>();
+      const byFp = new Map<string, StreamBuckets & { fp: string }>();
+      const otherByFp = new Map<string, { ts: bigint[]; lines: string[] }>();
       for (const r of rows) {
-        let s = byFp.get(r.fp);
+        if (r.other_ts && r.other_ts.length > 0) {
+          const o = otherByFp.get(r.fp) ?? { ts: [], lines: [] };
+          r.other_ts.forEach((t, i) => {
+            o.ts.push(BigInt(t));
+            o.lines.push(r.other_lines![i]);
+          });
+          otherByFp.set(r.fp, o);
+        }
+        if (Number(r.n) === 0) continue;
+        const json: Record<string, string> = {};
+        keys.forEach((k, i) => {
+          const raw = r[`j${i}`];
+          if (raw === '' || raw === 'null') return;
+          json[k] = raw.startsWith('"') ? raw.slice(1, -1) : raw;
+        });
+        const id = `${r.fp}/${JSON.stringify(json)}`;
+        let s = byFp.get(id);
         if (!s) {
-          s = { labels: {}, lines: new Float64Array(p.count), bytes: new Float64Array(p.count) };
-          byFp.set(r.fp, s);
+          s = { fp: r.fp, labels: {}, json: keys.length > 0 ? json : undefined, lines: new Float64Array(p.count), bytes: new Float64Array(p.count) };
+          byFp.set(id, s);
         }
         const k = Number(r.b);
         s.lines[k] += Number(r.n);
         s.bytes[k] += Number(r.bytes);
       }
-      const labels = await labelsOf([...byFp.keys()]);
-      for (const [fp, s] of byFp) s.labels = labels.get(fp) ?? {};
-      return [...byFp.values()];
+      const labels = await labelsOf([...new Set([...[...byFp.values()].map((s) => s.fp), ...otherByFp.keys()])]);
+      for (const s of byFp.values()) s.labels = labels.get(s.fp) ?? {};
+      const buckets = [...byFp.values()].map(({ fp: _fp, ...rest }) => rest);
+      if (keys.length === 0) return { buckets };
+      return {
+        buckets,
+        others: [...otherByFp].map(([fp, o]) => {
+          const order = o.ts.map((_, i) => i).sort((x, y) => (o.ts[x] < o.ts[y] ? -1 : o.ts[x] > o.ts[y] ? 1 : 0));
+          return { labels: labels.get(fp) ?? {}, timestamps: order.map((i) => o.ts[i]), lines: order.map((i) => o.lines[i]) };
+        }),
+      };
     },
   };
 }

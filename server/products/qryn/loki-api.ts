@@ -25,7 +25,7 @@ export function lokiQueryLimits(env: NodeJS.ProcessEnv = process.env): EngineLim
   return {
     maxEntries: num('QRYN_LOKI_MAX_ENTRIES', DEFAULT_LIMITS.maxEntries),
     maxSeries: num('QRYN_LOKI_MAX_SERIES', DEFAULT_LIMITS.maxSeries),
-    maxQueryLengthNs: BigInt(num('QRYN_LOKI_MAX_QUERY_LENGTH_HOURS', 721)) * HOUR,
+    maxQueryLengthNs: BigInt(num('QRYN_LOKI_MAX_QUERY_LENGTH_HOURS', 8785)) * HOUR,
     maxPoints: DEFAULT_LIMITS.maxPoints,
     maxLinesRead: num('QRYN_LOKI_MAX_LINES_READ', DEFAULT_LIMITS.maxLinesRead),
     timeoutMs: num('QRYN_LOKI_QUERY_TIMEOUT_MS', 60_000),
