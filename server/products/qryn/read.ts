@@ -2,6 +2,7 @@ import { identifier, literal, type StorageClient } from './storage-client';
 import type { SeriesType } from './ingest/batch';
 import { parseLogQuery, parseSeriesSelector, type LineFilter, type Matcher } from './selectors';
 import { ReadError } from './read-error';
+import { compileAnchored, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 
 // The read side: Loki's labels, label values and query_range (stream selectors and line filters), Prometheus'
 // query_range, query, series and labels for series selectors. Selectors are turned into SQL over the label index
@@ -26,9 +27,9 @@ function predicate(m: Matcher): string {
     case '!=':
       return `val != ${literal(m.value)}`;
     case '=~':
-      return `match(val, ${literal(`^(?:${m.value})$`)})`;
+      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
     case '!~':
-      return `NOT match(val, ${literal(`^(?:${m.value})$`)})`;
+      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
   }
 }
 
@@ -39,9 +40,9 @@ function matchesEmpty(m: Matcher): boolean {
     case '!=':
       return m.value !== '';
     case '=~':
-      return new RegExp(`^(?:${m.value})$`).test('');
+      return compileAnchored(m.value)('');
     case '!~':
-      return !new RegExp(`^(?:${m.value})$`).test('');
+      return !compileAnchored(m.value)('');
   }
 }
 
