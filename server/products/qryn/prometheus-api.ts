@@ -94,7 +94,9 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   const { pool, settings } = workers();
   const asked = durationParam(params, 'timeout');
   const timeoutMs = asked === undefined ? settings.timeoutMs : Math.min(asked, settings.timeoutMs);
-  const endpoint = r.storage.endpoint;
+  // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
+  const { url, user, password } = r.storage.endpoint;
+  const endpoint = { url, user, password };
   // The client going away cancels the evaluation in the worker.
   const gone = new AbortController();
   const onClose = () => {
