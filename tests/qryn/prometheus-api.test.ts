@@ -107,8 +107,8 @@ describe('query and query_range', () => {
     const points = await get('/api/v1/query_range', { query: 'up', start: '0', end: '100000', step: '1' });
     expect(points.status).toBe(400);
     expect(points.body.error).toContain('exceeded maximum resolution of 11,000 points per timeseries');
-    // Two series with the same labels after dropping the name: an execution error (422).
-    const duplicate = await get('/api/v1/query', { query: 'label_replace(up, "instance", "same", "", "")', time: seconds(baseMs + 20_000) });
+    // Several series on each side of a one-to-one match: an execution error (422).
+    const duplicate = await get('/api/v1/query', { query: 'up / on() up', time: seconds(baseMs + 20_000) });
     expect(duplicate).toMatchObject({ status: 422, body: { status: 'error', errorType: 'execution' } });
     const timedOut = await get('/api/v1/query_range', { query: 'sum(rate(up[5m]))', start: seconds(baseMs), end: seconds(baseMs + 600_000), step: '1', timeout: '1ms' });
     expect(timedOut).toMatchObject({ status: 503, body: { status: 'error', errorType: 'timeout' } });

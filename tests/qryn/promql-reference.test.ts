@@ -135,11 +135,8 @@ describe.concurrent('PromQL answers as Prometheus 2.42', () => {
       ['instant at 31m', '/api/v1/query', { query, time: s(baseMs + 31 * 60_000) }],
       ['instant at 57m', '/api/v1/query', { query, time: s(baseMs + 57 * 60_000 + 500) }],
     ];
-    const problems: string[] = [];
-    for (const [name, path, params] of runs) {
-      const [expected, actual] = await Promise.all([ask(prometheus.url, path, params), ask(qryn.url, path, params, qryn.basic)]);
-      for (const problem of differences(query, expected, actual)) problems.push(`${name}: ${problem}`);
-    }
+    const answers = await Promise.all(runs.map(([, path, params]) => Promise.all([ask(prometheus.url, path, params), ask(qryn.url, path, params, qryn.basic)])));
+    const problems = runs.flatMap(([name], i) => differences(query, answers[i][0], answers[i][1]).map((problem) => `${name}: ${problem}`));
     expect(problems.slice(0, 10)).toEqual([]);
   });
 });

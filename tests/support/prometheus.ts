@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // A real Prometheus (Debian's 2.42, installed by scripts/install-prometheus.sh) for reference comparisons: the binary
-// in its own temp folder, no scrape targets, the remote-write receiver on, on a free loopback port.
+// in its own temp folder, no scrape targets, the remote-write receiver on, on a free loopback port. The evaluation
+// interval is Prometheus' default (1m): it is the step of subqueries written without one (`x[5m:]`).
 
 export const PROMETHEUS_BINARY = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 
@@ -26,7 +27,7 @@ async function freePort(): Promise<number> {
 export async function startPrometheus(): Promise<RunningPrometheus> {
   if (!existsSync(PROMETHEUS_BINARY)) throw new Error(`${PROMETHEUS_BINARY} is missing: run scripts/install-prometheus.sh (as root).`);
   const dir = await mkdtemp(path.join(tmpdir(), 'prometheus-ref-'));
-  await writeFile(path.join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n  evaluation_interval: 1h\nscrape_configs: []\n');
+  await writeFile(path.join(dir, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n  evaluation_interval: 1m\nscrape_configs: []\n');
   let child: ChildProcess | undefined;
   let output = '';
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,4 +1,8 @@
-import type { Querier } from '../../../packages/promql/storage/querier';
+import { createEngine } from '../../../packages/promql/engine/engine';
+import { PromQLError } from '../../../packages/promql/engine/errors';
+import { formatResult } from '../../../packages/promql/engine/format';
+import { parseExpr } from '../../../packages/promql/parser/parse';
+import { formatExpr } from '../../../packages/promql/parser/print';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 import { createMetricsQuerier } from './metrics-querier';
 import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
@@ -7,39 +11,6 @@ import { StorageError, storageClient, type StorageClient } from './storage-clien
 
 // One PromQL call evaluated by the engine (packages/promql) over an instance's metrics, answered as the Prometheus
 // HTTP API shapes it. Runs in the query workers (promql-worker.ts); the benchmark also calls it in-process.
-
-interface EngineResult {
-  value: unknown;
-  warnings: string[];
-}
-interface Engine {
-  instantQuery(querier: Querier, query: string, timeMs: number, signal?: AbortSignal): Promise<EngineResult>;
-  rangeQuery(querier: Querier, query: string, startMs: number, endMs: number, stepMs: number, signal?: AbortSignal): Promise<EngineResult>;
-}
-interface EngineModules {
-  createEngine(options: { lookbackDeltaMs: number; maxSamples: number; timeoutMs: number; maxPointsPerSeries: number }): Engine;
-  formatResult(value: unknown): { resultType: string; result: unknown };
-  parseExpr(query: string): unknown;
-  formatExpr(expr: unknown): string;
-  PromQLError: new (...args: never[]) => Error & { type: string; status: number };
-}
-
-let modules: Promise<EngineModules> | undefined;
-// The engine's modules are loaded on first use (they are large; the gateway's thread never needs them).
-function engineModules(): Promise<EngineModules> {
-  modules ??= (async () => {
-    const base = '../../../packages/promql';
-    const [engine, format, errors, parse, print] = await Promise.all([
-      import(/* @vite-ignore */ `${base}/engine/engine.ts`),
-      import(/* @vite-ignore */ `${base}/engine/format.ts`),
-      import(/* @vite-ignore */ `${base}/engine/errors.ts`),
-      import(/* @vite-ignore */ `${base}/parser/parse.ts`),
-      import(/* @vite-ignore */ `${base}/parser/print.ts`),
-    ]);
-    return { createEngine: engine.createEngine, formatResult: format.formatResult, PromQLError: errors.PromQLError, parseExpr: parse.parseExpr, formatExpr: print.formatExpr };
-  })();
-  return modules;
-}
 
 const clients = new Map<string, StorageClient>();
 function clientOf(job: PromqlJob): StorageClient {
@@ -55,25 +26,21 @@ function clientOf(job: PromqlJob): StorageClient {
 export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, signal?: AbortSignal): Promise<PromqlAnswer> {
   const timeout = AbortSignal.timeout(job.timeoutMs);
   const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let m: EngineModules;
-  try {
-    m = await engineModules();
-  } catch (error) {
-    return { status: 500, body: errorBody('internal', `The PromQL engine is not available: ${error instanceof Error ? error.message : String(error)}`) };
-  }
   try {
     const q = job.query;
-    if (q.kind === 'format') return { status: 200, body: JSON.stringify({ status: 'success', data: m.formatExpr(m.parseExpr(q.query)) }) };
-    const engine = m.createEngine({ lookbackDeltaMs: settings.lookbackDeltaMs, maxSamples: settings.maxSamples, timeoutMs: job.timeoutMs, maxPointsPerSeries: settings.maxPointsPerSeries });
+    if (q.kind === 'format') return { status: 200, body: JSON.stringify({ status: 'success', data: formatExpr(parseExpr(q.query)) }) };
+    const engine = createEngine({ lookbackDeltaMs: settings.lookbackDeltaMs, maxSamples: settings.maxSamples, timeoutMs: job.timeoutMs, maxPointsPerSeries: settings.maxPointsPerSeries });
     const querier = createMetricsQuerier(clientOf(job), job.database).querier;
     const result = q.kind === 'instant'
       ? await engine.instantQuery(querier, q.query, q.timeMs, abort)
       : await engine.rangeQuery(querier, q.query, q.startMs, q.endMs, q.stepMs, abort);
-    const body: Record<string, unknown> = { status: 'success', data: m.formatResult(result.value) };
+    const body: Record<string, unknown> = { status: 'success', data: formatResult(result.value) };
     if (result.warnings.length > 0) body.warnings = result.warnings;
     return { status: 200, body: JSON.stringify(body) };
   } catch (error) {
-    if (error instanceof m.PromQLError) return { status: error.status, body: errorBody(error.type, error.message) };
+    // The deadline also aborts the storage reads: whatever the abort surfaced as, it is a timeout.
+    if (timeout.aborted && !signal?.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+    if (error instanceof PromQLError) return { status: error.status, body: errorBody(error.type, error.message) };
     if (error instanceof RegexError) return { status: 400, body: errorBody('bad_data', error.message) };
     if (timeout.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
     if (signal?.aborted) return { status: 503, body: errorBody('canceled', 'query was canceled in query execution') };
