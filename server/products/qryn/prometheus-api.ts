@@ -6,7 +6,8 @@ import { formParams, HttpError, type ReadRequest } from './gateway-http';
 import { createMetricsQuerier } from './metrics-querier';
 import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type PromqlQuery } from './promql-pool';
 import { parseDurationMs, promqlSettings, type PromqlSettings } from './promql-settings';
-import { parseSeriesSelector, SelectorError } from './selectors';
+import { PromQLError } from '../../../packages/promql/engine/errors';
+import { parseExpr } from '../../../packages/promql/parser/parse';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
 // shapes it: `{status: 'success', data, warnings?}`, errors `{status: 'error', errorType, error}` with 400 bad_data,
@@ -71,14 +72,18 @@ function durationParam(params: URLSearchParams, name: string): number | undefine
   return ms;
 }
 
+/** match[] series selectors, read by the engine's parser (the same grammar and checks as queries). */
 function selectorsParam(params: URLSearchParams): LabelMatcher[][] {
   return params.getAll('match[]').map((text) => {
+    let expr;
     try {
-      return parseSeriesSelector(text);
+      expr = parseExpr(text);
     } catch (error) {
-      if (error instanceof SelectorError || error instanceof RegexError) throw new PromError('bad_data', `invalid parameter "match[]": ${error.message}`);
+      if (error instanceof PromQLError || error instanceof RegexError) throw new PromError('bad_data', `invalid parameter "match[]": ${error.message}`);
       throw error;
     }
+    if (expr.kind !== 'VectorSelector') throw new PromError('bad_data', `invalid parameter "match[]": "${text.slice(0, 100)}" is not a series selector`);
+    return expr.matchers;
   });
 }
 

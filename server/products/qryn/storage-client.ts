@@ -38,12 +38,18 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
   async function request(sql: string, body?: string | Uint8Array, signal?: AbortSignal): Promise<Response> {
     const url = body === undefined ? `${endpoint.url}/` : `${endpoint.url}/?query=${encodeURIComponent(sql)}`;
     const timeout = AbortSignal.timeout(60_000);
-    let response: Response;
-    try {
-      response = await fetch(url, { method: 'POST', headers, body: (body ?? sql) as BodyInit, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason ?? error;
-      throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? error.message : String(error)}`, 503, undefined);
+    let response: Response | undefined;
+    for (let attempt = 0; !response; attempt++) {
+      try {
+        response = await fetch(url, { method: 'POST', headers, body: (body ?? sql) as BodyInit, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before
+        // the server read it ("other side closed"), so sending it once more on a fresh connection is safe.
+        const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+        if (attempt === 0 && cause?.code === 'UND_ERR_SOCKET') continue;
+        throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? `${error.message}${cause ? ` (${String(cause)})` : ''}` : String(error)}`, 503, undefined);
+      }
     }
     if (!response.ok) {
       const text = await response.text();
