@@ -9,8 +9,8 @@ import { STALE_NAN_BITS } from './ingest/batch';
 // - samples of exactly the window the engine asks for (`timestamp_ns BETWEEN`, plus the day partitions), grouped per
 //   series in ClickHouse and sent as RowBinary: Float64 values arrive as their 8 bytes, so NaN, ±Inf and stale
 //   markers (NaN with the bits 0x7ff0000000000002) survive, and 10,000 series × 240 samples parse in milliseconds;
-// - when a range function's step is longer than its range (long ranges at a coarse step), only the samples inside
-//   some step's window are read (`modulo(timestamp − first window start, step) ≤ range`).
+// - optionally (stepWindowPushdown), when a range function's step is longer than its range (long ranges at a coarse
+//   step), only the samples inside some step's window are read (`modulo(timestamp − first window start, step) ≤ range`).
 
 const NS_PER_MS = 1_000_000n;
 
@@ -143,13 +143,17 @@ function normalise(times: Float64Array, values: Float64Array, stale: Uint8Array 
 }
 
 export interface MetricsQuerierOptions {
-  /** Reads only the samples inside some step's window when the step is longer than a range function's range. */
+  /**
+   * Reads only the samples inside some step's window when the step is longer than a range function's range. Off by
+   * default: the engine's hints give the query's step also to selectors inside a subquery, which are evaluated at the
+   * subquery's own (shorter) step, and the hints do not say which selectors those are.
+   */
   stepWindowPushdown?: boolean;
 }
 
 export function createMetricsQuerier(client: StorageClient, database: string, options: MetricsQuerierOptions = {}) {
   const db = identifier(database);
-  const pushdown = options.stepWindowPushdown ?? true;
+  const pushdown = options.stepWindowPushdown ?? false;
 
   async function labelsOf(fingerprintSql: string, startMs: number, endMs: number): Promise<Map<string, Labels>> {
     const rows = await client.query<{ fp: string; labels: string }>(

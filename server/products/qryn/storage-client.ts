@@ -45,9 +45,9 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
         // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before
-        // the server read it ("other side closed"), so sending it once more on a fresh connection is safe.
+        // the server read it ("other side closed"), so it is sent again (a few times: several idle connections may have been closed).
         const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-        if (attempt === 0 && cause?.code === 'UND_ERR_SOCKET') continue;
+        if (attempt < 3 && cause?.code === 'UND_ERR_SOCKET') continue;
         throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? `${error.message}${cause ? ` (${String(cause)})` : ''}` : String(error)}`, 503, undefined);
       }
     }
