@@ -81,8 +81,8 @@ export function compareLabels(a: Labels, b: Labels): number {
   return ak.length - bk.length;
 }
 
-/** RowBinary reader of `fingerprint UInt64, t Array(Int64), v Array(Float64)` rows. */
-function readSeriesRows(buf: Buffer, onRow: (fingerprint: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void): void {
+/** RowBinary reader of `fingerprint UInt64, t Array(Int64), v Array(Float64), labels String` rows. */
+function readSeriesRows(buf: Buffer, onRow: (labels: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void): void {
   let at = 0;
   const varint = () => {
     let value = 0;
@@ -95,8 +95,7 @@ function readSeriesRows(buf: Buffer, onRow: (fingerprint: string, times: Float64
     }
   };
   while (at < buf.length) {
-    const fingerprint = buf.readBigUInt64LE(at).toString();
-    at += 8;
+    at += 8; // the fingerprint
     const n = varint();
     const times = new Float64Array(n);
     for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
@@ -115,7 +114,10 @@ function readSeriesRows(buf: Buffer, onRow: (fingerprint: string, times: Float64
         stale[i] = 1;
       }
     }
-    onRow(fingerprint, times, values, stale);
+    const length = varint();
+    const labels = buf.toString('utf8', at, at + length);
+    at += length;
+    onRow(labels, times, values, stale);
   }
 }
 
@@ -176,16 +178,19 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       if (pushdown && hints.func && range > 0 && hints.stepMs > range && (endMs - startMs - range) % hints.stepMs === 0) {
         windows = ` AND modulo(timestamp_ns - ${startNs}, ${BigInt(hints.stepMs) * NS_PER_MS}) <= ${BigInt(range) * NS_PER_MS}`;
       }
-      const samplesSql = `SELECT fingerprint, groupArray(intDiv(timestamp_ns, 1000000)) AS t, groupArray(value) AS v FROM ${db}.metric_samples
-        WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
-        GROUP BY fingerprint`;
-      const [buf, labels] = await Promise.all([client.queryRowBinary(samplesSql, signal), labelsOf(fps, startMs, endMs)]);
+      // One round trip: the samples grouped per series, with the series' labels joined on.
+      const sql = `SELECT fingerprint, t, v, labels FROM (
+          SELECT fingerprint, groupArray(intDiv(timestamp_ns, 1000000)) AS t, groupArray(value) AS v FROM ${db}.metric_samples
+          WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
+          GROUP BY fingerprint
+        ) ANY INNER JOIN (
+          SELECT fingerprint, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fps}) GROUP BY fingerprint
+        ) USING fingerprint`;
+      const buf = await client.queryRowBinary(sql, signal);
       const result: Series[] = [];
-      readSeriesRows(buf, (fp, times, values, stale) => {
-        const seriesLabels = labels.get(fp);
-        // A sample whose labels are not on its day's index cannot be named; the writer writes labels first.
-        if (!seriesLabels || times.length === 0) return;
-        result.push({ labels: seriesLabels, ...normalise(times, values, stale) });
+      readSeriesRows(buf, (labels, times, values, stale) => {
+        if (times.length === 0) return;
+        result.push({ labels: JSON.parse(labels) as Labels, ...normalise(times, values, stale) });
       });
       return result;
     },
