@@ -4,6 +4,7 @@
 import type { AggregateOp } from '../parser/ast';
 import type { Labels } from '../storage/querier';
 import { executionError } from './errors';
+import { formatNumber } from '../parser/print';
 import { formatValue } from './format';
 import { quantileOf } from './functions';
 import { SeriesBuilder, type StepSeries, type StepVector } from './step-values';
@@ -192,53 +193,78 @@ function orderByFirstPresent(groups: Group[]): void {
   groups.sort((a, b) => first.get(a)! - first.get(b)!);
 }
 
-/** topk/bottomk: the k best members of each group at each step, NaN counting as the worst (Prometheus' heaps). */
+/**
+ * topk/bottomk: the k best members of each group at each step, NaN counting as the worst (Prometheus' heaps);
+ * equal values keep input order. Members are read one at a time across all steps (each series' array once, in
+ * order), keeping for every step its k best so far.
+ */
 function topk(args: AggregateArgs): StepVector {
   const { op, input, grouping, without, n } = args;
   const groups = buildGroups(input.series, grouping, without);
   const param = args.param!;
-  // Output: each chosen input series keeps its labels; in an instant query, in Prometheus' order.
-  const chosenAt: Map<StepSeries, StepSeries> = new Map();
-  const ordered: StepSeries[] = [];
-  const bottom = op === 'bottomk';
-  // a better than b.
-  const better = (a: number, b: number) =>
-    Number.isNaN(b) ? !Number.isNaN(a) : bottom ? a < b : a > b;
-  if (n === 1) orderByFirstPresent(groups);
-  const best: StepSeries[] = [];
+  const ks = new Int32Array(n);
+  let kMax = 0;
   for (let i = 0; i < n; i++) {
     const f = param[i];
     if (!(f >= -9.223372036854776e18 && f <= 9.223372036854776e18)) {
-      throw executionError(`Scalar value ${Number.isNaN(f) ? 'NaN' : formatValue(f)} overflows int64`);
+      throw executionError(`Scalar value ${formatNumber(f)} overflows int64`);
     }
     const k = Math.trunc(f);
-    if (k < 1) continue;
-    for (const g of groups) {
-      best.length = 0;
-      for (const s of g.members) {
-        if (!s.has[i]) continue;
-        const x = s.vals[i];
-        if (best.length < k) {
-          // Insert keeping best-first order; equal values keep input order.
-          let j = best.length;
-          while (j > 0 && better(x, best[j - 1].vals[i])) j--;
-          best.splice(j, 0, s);
-        } else if (better(x, best[best.length - 1].vals[i])) {
-          best.pop();
-          let j = best.length;
-          while (j > 0 && better(x, best[j - 1].vals[i])) j--;
-          best.splice(j, 0, s);
+    ks[i] = k < 1 ? 0 : Math.min(k, input.series.length);
+    if (ks[i] > kMax) kMax = ks[i];
+  }
+  const bottom = op === 'bottomk';
+  if (n === 1) orderByFirstPresent(groups);
+  const chosen = new Map<StepSeries, StepSeries>();
+  const ordered: StepSeries[] = [];
+  if (kMax === 0) return { kind: 'vector', series: [] };
+  const bestMember = new Int32Array(n * kMax);
+  const bestValue = new Float64Array(n * kMax);
+  const count = new Int32Array(n);
+  for (const g of groups) {
+    count.fill(0);
+    g.members.forEach((s, m) => {
+      const sv = s.vals;
+      const sh = s.has;
+      for (let i = 0; i < n; i++) {
+        const k = ks[i];
+        if (!sh[i] || k === 0) continue;
+        const x = sv[i];
+        const base = i * kMax;
+        let c = count[i];
+        // a better than b: larger (smaller for bottomk), and any number better than NaN.
+        if (c === k) {
+          const worst = bestValue[base + c - 1];
+          const better = Number.isNaN(worst) ? !Number.isNaN(x) : bottom ? x < worst : x > worst;
+          if (!better) continue;
+          c--;
         }
+        let j = c;
+        while (j > 0) {
+          const y = bestValue[base + j - 1];
+          const better = Number.isNaN(y) ? !Number.isNaN(x) : bottom ? x < y : x > y;
+          if (!better) break;
+          bestValue[base + j] = y;
+          bestMember[base + j] = bestMember[base + j - 1];
+          j--;
+        }
+        bestValue[base + j] = x;
+        bestMember[base + j] = m;
+        count[i] = c + 1;
       }
-      for (const s of best) {
-        let o = chosenAt.get(s);
+    });
+    for (let i = 0; i < n; i++) {
+      const base = i * kMax;
+      for (let j = 0; j < count[i]; j++) {
+        const s = g.members[bestMember[base + j]];
+        let o = chosen.get(s);
         if (!o) {
           o = { labels: s.labels, key: s.key, vals: new Float64Array(n), has: new Uint8Array(n) };
-          chosenAt.set(s, o);
+          chosen.set(s, o);
           ordered.push(o);
         }
         o.has[i] = 1;
-        o.vals[i] = s.vals[i];
+        o.vals[i] = bestValue[base + j];
       }
     }
   }

@@ -467,7 +467,8 @@ export class Evaluator {
     let arg = e.args[matrixIndex];
     while (arg.kind === 'ParenExpr') arg = arg.expr;
     const src = this.eval(arg, steps) as StepRange;
-    const env: RangeEnv = { ts: 0, rangeStart: 0, rangeEnd: 0, rangeMs: src.rangeMs, params: params.map(() => 0) };
+    const env: RangeEnv = { ts: 0, rangeStart: 0, rangeEnd: 0, rangeMs: src.rangeMs, params: params.map(() => 0), monotonic: false };
+    const counter = name === 'rate' || name === 'increase';
     const keepName = name === 'last_over_time';
     const out: StepSeries[] = [];
     let windowPoints = 0;
@@ -481,6 +482,12 @@ export class Evaluator {
       let lo = 0;
       let hi = 0;
       let any = false;
+      if (counter) {
+        // Most counters never reset: then no window needs scanning for resets.
+        let monotonic = true;
+        for (let k = 1; k < len && monotonic; k++) if (!(v[k] >= v[k - 1])) monotonic = false;
+        env.monotonic = monotonic;
+      }
       for (let i = 0; i < n; i++) {
         const end = (src.at ?? steps[i]) - src.offsetMs;
         const start = end - src.rangeMs;

@@ -19,14 +19,14 @@ export function formatResult(value: Value): FormattedResult {
     case 'vector':
       return {
         resultType: 'vector',
-        result: value.samples.map((s) => ({ metric: copyLabels(s.labels), value: [s.t / 1000, formatValue(s.v)] })),
+        result: value.samples.map((s) => ({ metric: copyLabels(s.labels), value: [s.t / 1000, formatPointValue(s.v)] })),
       };
     case 'matrix':
       return {
         resultType: 'matrix',
         result: value.series.map((s) => {
           const values: FormattedPoint[] = new Array(s.values.length);
-          for (let i = 0; i < s.values.length; i++) values[i] = [s.timestampsMs[i] / 1000, formatValue(s.values[i])];
+          for (let i = 0; i < s.values.length; i++) values[i] = [s.timestampsMs[i] / 1000, formatPointValue(s.values[i])];
           return { metric: copyLabels(s.labels), values };
         }),
       };
@@ -37,6 +37,21 @@ function copyLabels(labels: Labels): Labels {
   const out: Labels = {};
   for (const n of Object.keys(labels).sort()) out[n] = labels[n];
   return out;
+}
+
+/**
+ * A sample value of a vector or matrix as Prometheus 2.42 writes it (its jsonutil.MarshalValue): as formatValue,
+ * but in exponent form (Go's 'e' format: `1e-07`, `1.23e+22`) below 1e-6 and from 1e21 in magnitude. Scalars are
+ * written by formatValue alone (`1e21` → "1000000000000000000000"), as 2.42 does.
+ */
+export function formatPointValue(v: number): string {
+  const abs = Math.abs(v);
+  if (abs !== 0 && Number.isFinite(v) && (abs < 1e-6 || abs >= 1e21)) {
+    const [mantissa, exp] = v.toExponential().split('e');
+    const e = Number(exp);
+    return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  }
+  return formatValue(v);
 }
 
 /**

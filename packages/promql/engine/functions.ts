@@ -15,6 +15,8 @@ export interface RangeEnv {
   rangeMs: number;
   /** Scalar arguments at this step, in argument order without the range argument. */
   params: number[];
+  /** The whole series never decreases (no counter reset to look for in any window). */
+  monotonic: boolean;
 }
 
 export type RangeFunction = (t: Float64Array, v: Float64Array, lo: number, hi: number, env: RangeEnv) => number | undefined;
@@ -35,7 +37,7 @@ function extrapolatedRate(isCounter: boolean, isRate: boolean): RangeFunction {
     const n = hi - lo;
     if (n < 2) return undefined;
     let result = v[hi - 1] - v[lo];
-    if (isCounter) {
+    if (isCounter && !env.monotonic) {
       let prev = v[lo];
       for (let i = lo + 1; i < hi; i++) {
         const cur = v[i];

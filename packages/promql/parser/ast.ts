@@ -102,6 +102,8 @@ export interface BinaryExpr {
   /** Present when both sides are instant vectors. */
   matching?: VectorMatching;
   pos: PosRange;
+  /** Where the operator is written. */
+  opPos?: PosRange;
 }
 
 export interface UnaryExpr {

@@ -125,7 +125,14 @@ class Converter {
     if (at >= this.text.length || this.text.slice(at).trim() === '') {
       // Unclosed brackets or a dangling operator.
       const opened = this.unclosed(at);
-      this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? 'unexpected end of input');
+      const context = /\boffset\s*$/.test(this.text.slice(0, at)) ? ' in offset, expected duration' : '';
+      this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? `unexpected end of input${context}`);
+    }
+    // An identifier followed by "(" that the grammar does not know as a function.
+    const before = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(this.text.slice(0, at));
+    if (before && this.text.slice(at).trimStart().startsWith('(')) {
+      const from = at - before[0].length;
+      this.fail({ from, to: from + before[1].length }, `unknown function with name "${before[1]}"`);
     }
     const tokenEnd = err.to > err.from ? err.to : nextTokenEnd(this.text, at);
     const token = this.text.slice(at, tokenEnd).trim() || this.text[at];
@@ -133,7 +140,8 @@ class Converter {
       const q = token[0];
       if (!this.text.slice(at + 1).includes(q)) this.fail({ from: at, to: this.text.length }, 'unterminated quoted string');
     }
-    this.fail({ from: at, to: tokenEnd }, `unexpected ${describeToken(token)}`);
+    const context = err.parent?.name === 'GroupingLabels' ? ' in grouping opts, expected "," or ")"' : '';
+    this.fail({ from: at, to: tokenEnd }, `unexpected ${describeToken(token)}${context}`);
   }
 
   private unclosed(at: number): string | undefined {
@@ -179,29 +187,29 @@ class Converter {
       case 'VectorSelector':
         return this.vectorSelector(node);
       case 'MatrixSelector': {
-        const inner = this.expr(this.exprChild(node));
         const rangeMs = this.duration(node.getChild('DurationExpr')!);
-        if (inner.kind !== 'VectorSelector') this.fail(node, 'ranges only allowed for vector selectors');
-        if (inner.offsetMs !== 0 || inner.at) this.fail(node, 'no offset modifiers allowed before range');
-        return { kind: 'MatrixSelector', selector: inner, rangeMs, pos };
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => {
+          if (inner.kind !== 'VectorSelector') this.failAt({ start: inner.pos.end, end: pos.end }, 'ranges only allowed for vector selectors');
+          if (inner.offsetMs !== 0 || inner.at) this.fail(node, 'no offset modifiers allowed before range');
+          return { kind: 'MatrixSelector', selector: inner, rangeMs, pos: { start: inner.pos.start, end: pos.end } };
+        });
       }
       case 'SubqueryExpr': {
-        const inner = this.expr(this.exprChild(node));
         const durations = node.getChildren('DurationExpr');
         const rangeMs = this.duration(durations[0]);
         const stepMs = durations[1] ? this.duration(durations[1]) : 0;
-        return { kind: 'SubqueryExpr', expr: inner, rangeMs, stepMs, offsetMs: 0, pos };
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => (
+          { kind: 'SubqueryExpr', expr: inner, rangeMs, stepMs, offsetMs: 0, pos: { start: inner.pos.start, end: pos.end } }
+        ));
       }
       case 'OffsetExpr': {
-        const inner = this.expr(this.exprChild(node));
         const offsetMs = this.offsetDuration(node.getChild('OffsetDurationExpr')!);
-        return this.withModifier(inner, node, (target) => {
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => this.withModifier(inner, node, (target) => {
           if (target.offsetMs !== 0) this.fail(node, 'offset may not be set multiple times');
           target.offsetMs = offsetMs;
-        }, 'offset');
+        }, 'offset'));
       }
       case 'StepInvariantExpr': {
-        const inner = this.expr(this.exprChild(node));
         const pre = node.getChild('AtModifierPreprocessors');
         let at: AtModifier;
         if (pre) at = { startOrEnd: pre.getChild('AtStart') ? 'start' : 'end' };
@@ -214,10 +222,10 @@ class Converter {
           }
           at = { time: roundHalfAway(seconds * 1000) };
         }
-        return this.withModifier(inner, node, (target) => {
+        return this.postfix(this.expr(this.exprChild(node)), (inner) => this.withModifier(inner, node, (target) => {
           if (target.at) this.fail(node, '@ <timestamp> may not be set multiple times');
           target.at = at;
-        }, '@');
+        }, '@'));
       }
       case 'FunctionCall':
         return this.call(node);
@@ -231,6 +239,27 @@ class Converter {
       default:
         return this.fail(node, `unexpected ${node.name}`);
     }
+  }
+
+  /**
+   * In Prometheus' grammar `offset`, `@`, `[range]` and `[range:step]` bind tighter than any operator
+   * (`a + b offset 1m` is `a + (b offset 1m)`, `-x[5m]` is `-(x[5m])`); the lezer grammar attaches them to the whole
+   * operation before, so they are moved onto its last operand here.
+   */
+  private postfix(inner: Expr, apply: (e: Expr) => Expr): Expr {
+    if (inner.kind === 'BinaryExpr') {
+      const rhs = this.postfix(inner.rhs, apply);
+      const expr: Expr = { ...inner, rhs, matching: inner.matching && { ...inner.matching }, pos: { start: inner.pos.start, end: rhs.pos.end } };
+      if (expr.matching && !expr.matching.explicit) expr.matching = undefined;
+      if (expr.matching && expr.matching.card === 'many-to-many') expr.matching.card = 'one-to-one';
+      this.completeBinary(expr, expr.pos);
+      return expr;
+    }
+    if (inner.kind === 'UnaryExpr') {
+      const operand = this.postfix(inner.expr, apply);
+      return { ...inner, expr: operand, pos: { start: inner.pos.start, end: operand.pos.end } };
+    }
+    return apply(inner);
   }
 
   /** Applies offset or @ to the selector or subquery it follows (Prometheus accepts no other place for them). */
@@ -278,10 +307,11 @@ class Converter {
 
   private duration(node: SyntaxNode): number {
     const lit = node.getChild('NumberDurationLiteralInDurationContext');
-    if (!lit || children(node).length !== 1) this.fail(node, `unexpected "${this.src(node)}" in duration, expected a duration literal`);
+    if (!lit || children(node).length !== 1) this.fail(node, 'missing unit character in duration');
     const text = this.src(lit);
     const ms = parseDuration(text);
-    if (ms === undefined || text === '0') this.fail(lit, `bad duration syntax: "${text}"`);
+    if (/^[\d.]+$/.test(text)) this.fail(lit, 'missing unit character in duration');
+    if (ms === undefined) this.fail(lit, `bad duration syntax: "${text}"`);
     if (ms === 0) this.fail(lit, 'duration must be greater than 0');
     return ms;
   }
@@ -296,6 +326,7 @@ class Converter {
     if (!lit) this.fail(node, `unexpected "${this.src(node)}" in offset, expected a duration`);
     const text = this.src(lit);
     const ms = parseDuration(text);
+    if (/^[\d.]+$/.test(text)) this.fail(lit, 'missing unit character in duration');
     if (ms === undefined) this.fail(lit, `bad duration syntax: "${text}"`);
     return ms;
   }
@@ -325,10 +356,12 @@ class Converter {
           try {
             compileAnchored(value);
           } catch (error) {
-            this.fail(valueNode, error instanceof RegexError ? error.message : String(error));
+            // Worded as Go's regexp package, at the matcher, as Prometheus.
+            const text = error instanceof RegexError ? error.message.replace(/^invalid regular expression "(?:[^"\\]|\\.)*": /, '') : String(error);
+            this.fail(m, text);
           }
         }
-        if (label === '__name__' && name !== undefined) this.fail(m, `metric name must not be set twice: "${name}" or "${value}"`);
+        if (label === '__name__' && name !== undefined) this.fail(node, `metric name must not be set twice: "${name}" or "${value}"`);
         matchers.push({ name: label, op, value });
       }
     }
@@ -403,7 +436,7 @@ class Converter {
       if (lhs.kind === 'NumberLiteral' && Number.isNaN(lhs.value)) (magnitude as { value: number }).value = NaN;
       const inner: Expr = { kind: 'BinaryExpr', op, lhs: magnitude, rhs, returnBool: false, pos };
       const value = signed.startsWith('-') ? { kind: 'UnaryExpr' as const, op: '-' as const, expr: inner, pos } : inner;
-      this.completeBinary(inner, node);
+      this.completeBinary(inner, pos);
       return value;
     }
     const returnBool = node.getChild('BoolModifier') !== null;
@@ -419,40 +452,43 @@ class Converter {
         include: lists[1] ? this.groupingLabels(lists[1]) : [], explicit: true,
       };
     }
-    const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos };
-    this.completeBinary(expr, node);
+    const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos, opPos: this.range(opNode) };
+    this.completeBinary(expr, pos);
     return expr;
   }
 
   /** Prometheus' checks of a binary expression (bool, matching, set operators, scalar comparisons). */
-  private completeBinary(expr: Expr & { kind: 'BinaryExpr' }, node: SyntaxNode): void {
+  private completeBinary(expr: Expr & { kind: 'BinaryExpr' }, pos: PosRange): void {
+    const node = pos;
+    // Prometheus places these at the operator.
+    const at = expr.opPos ?? pos;
     const lt = typeOf(expr.lhs);
     const rt = typeOf(expr.rhs);
     const opName = expr.op;
-    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.fail(node, 'bool modifier can only be used on comparison operators');
+    if (expr.returnBool && !COMPARISON_OPS.has(expr.op)) this.failAt(at, 'bool modifier can only be used on comparison operators');
     if ((lt !== 'scalar' && lt !== 'vector') || (rt !== 'scalar' && rt !== 'vector')) {
-      this.fail(node, 'binary expression must contain only scalar and instant vector types');
+      this.failAt(node, 'binary expression must contain only scalar and instant vector types');
     }
     if (COMPARISON_OPS.has(expr.op) && !expr.returnBool && lt === 'scalar' && rt === 'scalar') {
-      this.fail(node, 'comparisons between scalars must use BOOL modifier');
+      this.failAt(at, 'comparisons between scalars must use BOOL modifier');
     }
     if (SET_OPS.has(expr.op) && (lt === 'scalar' || rt === 'scalar')) {
-      this.fail(node, `set operator "${opName}" not allowed in binary scalar expression`);
+      this.failAt(node, `set operator "${opName}" not allowed in binary scalar expression`);
     }
     if (expr.matching && (lt !== 'vector' || rt !== 'vector')) {
-      this.fail(node, 'vector matching only allowed between instant vectors');
+      this.failAt(node, 'vector matching only allowed between instant vectors');
     }
     if (lt === 'vector' && rt === 'vector') {
       if (!expr.matching) expr.matching = { card: 'one-to-one', on: false, labels: [], include: [], explicit: false };
       if (SET_OPS.has(expr.op)) {
         if (expr.matching.card === 'many-to-one' || expr.matching.card === 'one-to-many') {
-          this.fail(node, `no grouping allowed for "${opName}" operation`);
+          this.failAt(node, `no grouping allowed for "${opName}" operation`);
         }
         expr.matching.card = 'many-to-many';
       }
       if (expr.matching.on) {
         for (const l of expr.matching.include) {
-          if (expr.matching.labels.includes(l)) this.fail(node, `label "${l}" must not occur in ON and GROUP clause at once`);
+          if (expr.matching.labels.includes(l)) this.failAt(at, `label "${l}" must not occur in ON and GROUP clause at once`);
         }
       }
     }
@@ -478,17 +514,17 @@ class Converter {
         return;
       case 'SubqueryExpr': {
         const t = typeOf(expr.expr);
-        if (t !== 'vector') this.failAt(expr.pos, `subquery is only allowed on instant vector, got ${typeName(t)} instead`);
+        if (t !== 'vector') this.failAt(expr.pos, `subquery is only allowed on instant vector, got ${t} instead`);
         this.check(expr.expr);
         return;
       }
       case 'AggregateExpr': {
         const t = typeOf(expr.expr);
-        if (t !== 'vector') this.failAt(expr.pos, `expected type instant vector in aggregation expression, got ${typeName(t)}`);
+        if (t !== 'vector') this.failAt(expr.expr.pos, `expected type instant vector in aggregation expression, got ${typeName(t)}`);
         if (expr.param) {
           const want: ValueType = expr.op === 'count_values' ? 'string' : 'scalar';
           const pt = typeOf(expr.param);
-          if (pt !== want) this.failAt(expr.pos, `expected type ${typeName(want)} in aggregation parameter, got ${typeName(pt)}`);
+          if (pt !== want) this.failAt(expr.param.pos, `expected type ${typeName(want)} in aggregation parameter, got ${typeName(pt)}`);
           this.check(expr.param);
         }
         this.check(expr.expr);
@@ -543,14 +579,24 @@ function matchesEmpty(m: LabelMatcher): boolean {
 }
 
 function nextTokenEnd(text: string, at: number): number {
-  const m = /^(\s*)([A-Za-z_:][A-Za-z0-9_:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[=!<>]=?|=~|!~|\S)/.exec(text.slice(at));
+  const m = /^(\s*)([A-Za-z_][A-Za-z0-9_:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[=!<>]=?|=~|!~|\S)/.exec(text.slice(at));
   return m ? at + m[0].length : at + 1;
 }
 
+const PUNCTUATION: Record<string, string> = {
+  '(': 'left parenthesis', ')': 'right parenthesis', '{': 'left brace', '}': 'right brace', '[': 'left bracket',
+  ']': 'right bracket', ',': 'comma', ':': 'colon',
+};
+const KEYWORDS = new Set([
+  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'and', 'or', 'unless', 'atan2',
+  'sum', 'avg', 'count', 'min', 'max', 'group', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values',
+]);
+
+/** A token as Prometheus' parser names it in "unexpected …" messages. */
 function describeToken(token: string): string {
-  if (/^[)\]}]$/.test(token)) return `right ${token === ')' ? 'parenthesis' : token === ']' ? 'bracket' : 'brace'} "${token}"`;
-  if (/^[([{]$/.test(token)) return `left ${token === '(' ? 'parenthesis' : token === '[' ? 'bracket' : 'brace'} "${token}"`;
-  if (token === ',') return 'comma ","';
+  if (PUNCTUATION[token[0]]) return `${PUNCTUATION[token[0]]} '${token[0]}'`;
+  if (KEYWORDS.has(token.toLowerCase())) return `<${token.toLowerCase()}>`;
+  if (/^[-+*/%^=!<>~]+$/.test(token)) return `<op:${token}>`;
   if (/^\d/.test(token)) return `number "${token}"`;
   if (/^["'`]/.test(token)) return `string ${token}`;
   if (/^[A-Za-z_:]/.test(token)) return `identifier "${token}"`;
