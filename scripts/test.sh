@@ -26,6 +26,9 @@ run "Type check (tsc)" npx tsc -p tsconfig.json --noEmit || true
 # The platform runs ClickHouse servers (the shared qryn storage, managed clusters): Debian's clickhouse-server.
 run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
 
+# The PromQL reference test compares qryn's answers with a real Prometheus (Debian's 2.42, run as a plain process).
+run "Prometheus (Debian)" bash scripts/install-prometheus.sh || true
+
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
 # that start a platform use PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it), the embedded one otherwise.
 mkdir -p .tmp

@@ -1,58 +1,232 @@
-import { IngestError } from './ingest/batch';
-import { formParams, success, type ReadRequest } from './gateway-http';
-import { createReader } from './read';
-import { parseStep, parseTime, promRange } from './time-params';
+import type { ServerResponse } from 'node:http';
+import type { LabelMatcher } from '../../../packages/promql/storage/querier';
+import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
+import { LABEL_NAME } from './ingest/batch';
+import { formParams, HttpError, type ReadRequest } from './gateway-http';
+import { createMetricsQuerier } from './metrics-querier';
+import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type PromqlQuery } from './promql-pool';
+import { parseDurationMs, promqlSettings, type PromqlSettings } from './promql-settings';
+import { PromQLError } from '../../../packages/promql/engine/errors';
+import { parseExpr } from '../../../packages/promql/parser/parse';
 
-// The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls).
+// The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
+// shapes it: `{status: 'success', data, warnings?}`, errors `{status: 'error', errorType, error}` with 400 bad_data,
+// 422 execution, 503 timeout. query and query_range are evaluated by the PromQL engine in the query workers
+// (promql-pool.ts); the metadata calls read the label index in this thread (they are single ClickHouse queries).
 
-const HOUR = 3600n * 1_000_000_000n;
+const DAY_MS = 86_400_000;
+/** The version whose API and PromQL features are implemented; Grafana picks its query features by it. */
+export const PROMETHEUS_VERSION = '2.42.0';
+
+/** A client error answered in Prometheus' shape. */
+class PromError extends Error {
+  constructor(
+    readonly errorType: 'bad_data' | 'execution' | 'timeout' | 'canceled' | 'unavailable' | 'internal',
+    message: string,
+    readonly status = errorType === 'bad_data' ? 400 : errorType === 'execution' ? 422 : errorType === 'internal' ? 500 : 503,
+  ) {
+    super(message);
+  }
+}
+
+let settings: PromqlSettings | undefined;
+let pool: PromqlPool | undefined;
+function workers(): { pool: PromqlPool; settings: PromqlSettings } {
+  settings ??= promqlSettings();
+  pool ??= createPromqlPool(settings);
+  return { pool, settings };
+}
+
+/** Stops the query workers (the platform's close); the next query starts them again. */
+export async function closePromqlWorkers(): Promise<void> {
+  const running = pool;
+  pool = undefined;
+  await running?.close();
+}
+
+function send(res: ServerResponse, answer: PromqlAnswer): void {
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), 'cache-control': 'no-store' });
+  res.end(answer.body);
+}
+
+const success = (res: ServerResponse, data: unknown) => send(res, { status: 200, body: JSON.stringify({ status: 'success', data }) });
+
+/** Prometheus' time parameter: seconds since the epoch (with a fraction) or RFC 3339; in ms. */
+function timeParam(params: URLSearchParams, name: string, fallbackMs?: number): number {
+  const value = params.get(name);
+  if (value === null || value === '') {
+    if (fallbackMs === undefined) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "" to a valid timestamp`);
+    return fallbackMs;
+  }
+  if (/^[+-]?\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "${value.slice(0, 60)}" to a valid timestamp`);
+  return ms;
+}
+
+function durationParam(params: URLSearchParams, name: string): number | undefined {
+  const value = params.get(name);
+  if (value === null || value === '') return undefined;
+  const ms = parseDurationMs(value);
+  if (ms === undefined) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "${value.slice(0, 60)}" to a valid duration`);
+  return ms;
+}
+
+/** match[] series selectors, read by the engine's parser (the same grammar and checks as queries). */
+function selectorsParam(params: URLSearchParams): LabelMatcher[][] {
+  return params.getAll('match[]').map((text) => {
+    let expr;
+    try {
+      expr = parseExpr(text);
+    } catch (error) {
+      if (error instanceof PromQLError || error instanceof RegexError) throw new PromError('bad_data', `invalid parameter "match[]": ${error.message}`);
+      throw error;
+    }
+    if (expr.kind !== 'VectorSelector') throw new PromError('bad_data', `invalid parameter "match[]": "${text.slice(0, 100)}" is not a series selector`);
+    return expr.matchers;
+  });
+}
+
+/** start/end of the metadata calls (labels, label values, series): the last day by default. */
+function rangeParams(params: URLSearchParams, nowMs: number) {
+  const endMs = timeParam(params, 'end', nowMs);
+  const startMs = timeParam(params, 'start', endMs - DAY_MS);
+  if (endMs < startMs) throw new PromError('bad_data', 'invalid parameter "end": end timestamp must not be before start time');
+  return { startNs: BigInt(startMs) * 1_000_000n, endNs: BigInt(endMs) * 1_000_000n + 999_999n };
+}
+
+async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchParams): Promise<void> {
+  const { pool, settings } = workers();
+  const asked = durationParam(params, 'timeout');
+  const timeoutMs = asked === undefined ? settings.timeoutMs : Math.min(asked, settings.timeoutMs);
+  // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
+  const { url, user, password } = r.storage.endpoint;
+  const endpoint = { url, user, password };
+  // The client going away cancels the evaluation in the worker.
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!r.res.writableEnded) gone.abort();
+  };
+  r.res.on('close', onClose);
+  try {
+    send(r.res, await pool.run({ endpoint, database: r.access.instance.database_name, query, timeoutMs }, gone.signal));
+  } finally {
+    r.res.off('close', onClose);
+  }
+}
+
+const GET_PATHS = new Set(['/api/v1/metadata', '/api/v1/rules', '/api/v1/alerts', '/api/v1/status/buildinfo', '/api/v1/status/runtimeinfo']);
+const QUERY_PATHS = new Set(['/api/v1/query', '/api/v1/query_range', '/api/v1/format_query', '/api/v1/query_exemplars', '/api/v1/series', '/api/v1/labels']);
 
 export async function prometheusApi(r: ReadRequest): Promise<boolean> {
-  const { req, res, method, path, url } = r;
-  const reader = createReader(r.storage, r.access.instance.database_name);
-  const now = r.nowNs;
-  if ((method === 'GET' || method === 'POST') && path === '/api/v1/query_range') {
+  const { res, method, path } = r;
+  const get = method === 'GET';
+  const getOrPost = get || method === 'POST';
+  const labelValues = /^\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
+  const known = (getOrPost && QUERY_PATHS.has(path)) || (get && (labelValues || GET_PATHS.has(path)));
+  if (!known) return false;
+  try {
+    await answer(r, labelValues?.[1]);
+  } catch (error) {
+    if (error instanceof PromError) send(res, { status: error.status, body: errorBody(error.errorType, error.message) });
+    else if (error instanceof RegexError) send(res, { status: 400, body: errorBody('bad_data', error.message) });
+    else if (error instanceof HttpError && error.status < 500 && error.status !== 404) send(res, { status: error.status, body: errorBody('bad_data', error.message) });
+    else throw error;
+  }
+  return true;
+}
+
+async function answer(r: ReadRequest, labelName: string | undefined): Promise<void> {
+  const { req, res, path, url } = r;
+  const nowMs = Number(r.nowNs / 1_000_000n);
+  const store = () => createMetricsQuerier(r.storage, r.access.instance.database_name);
+
+  if (path === '/api/v1/query') {
     const params = await formParams(req, url);
-    const query = params.get('query');
-    if (!query) throw new IngestError('The query parameter is required.');
-    const start = parseTime(params.get('start') ?? undefined, now - HOUR, 'prometheus');
-    const end = parseTime(params.get('end') ?? undefined, now, 'prometheus');
-    success(res, { resultType: 'matrix', result: await reader.matrix(query, start, end, parseStep(params.get('step') ?? undefined)) });
-    return true;
+    const query = params.get('query') ?? '';
+    const timeMs = timeParam(params, 'time', nowMs);
+    return evaluate(r, { kind: 'instant', query, timeMs }, params);
   }
-  if ((method === 'GET' || method === 'POST') && path === '/api/v1/query') {
+  if (path === '/api/v1/query_range') {
     const params = await formParams(req, url);
-    const query = params.get('query');
-    if (!query) throw new IngestError('The query parameter is required.');
-    const time = parseTime(params.get('time') ?? undefined, now, 'prometheus');
-    const matrix = await reader.matrix(query, time, time, 1_000_000_000n);
-    success(res, { resultType: 'vector', result: matrix.map((m) => ({ metric: m.metric, value: m.values[0] })) });
-    return true;
+    const query = params.get('query') ?? '';
+    const startMs = timeParam(params, 'start');
+    const endMs = timeParam(params, 'end');
+    if (endMs < startMs) throw new PromError('bad_data', 'invalid parameter "end": end timestamp must not be before start time');
+    const stepText = params.get('step') ?? '';
+    const stepMs = parseDurationMs(stepText);
+    if (stepMs === undefined) throw new PromError('bad_data', `invalid parameter "step": cannot parse "${stepText.slice(0, 60)}" to a valid duration`);
+    if (stepMs <= 0) throw new PromError('bad_data', 'invalid parameter "step": zero or negative query resolution step widths are not accepted. Try a positive integer');
+    const { settings } = workers();
+    // As Prometheus: a range query may not ask for more points per series than the limit.
+    if ((endMs - startMs) / stepMs > settings.maxPointsPerSeries) {
+      throw new PromError('bad_data', `exceeded maximum resolution of ${settings.maxPointsPerSeries.toLocaleString('en-US')} points per timeseries. Try decreasing the query resolution (?step=XX)`);
+    }
+    return evaluate(r, { kind: 'range', query, startMs, endMs, stepMs }, params);
   }
-  if ((method === 'GET' || method === 'POST') && path === '/api/v1/series') {
+  if (path === '/api/v1/format_query') {
     const params = await formParams(req, url);
-    const selectors = params.getAll('match[]');
-    if (selectors.length === 0) throw new IngestError('At least one match[] selector is required.');
-    const range = promRange(params, now);
-    success(res, await r.lookup(`${path}|${r.dayKey(range)}|${JSON.stringify(selectors)}`, () => reader.series(selectors, range)));
-    return true;
+    return evaluate(r, { kind: 'format', query: params.get('query') ?? '' }, params);
   }
-  if ((method === 'GET' || method === 'POST') && path === '/api/v1/labels') {
+  if (path === '/api/v1/query_exemplars') {
+    // Exemplars are not stored: an empty answer, after the same parameter checks Prometheus makes.
     const params = await formParams(req, url);
-    const range = promRange(params, now);
-    success(res, await r.lookup(`${path}|${r.dayKey(range)}`, () => reader.labelNames('metrics', range)));
-    return true;
+    const range = rangeParams(params, nowMs);
+    void range;
+    return success(res, []);
   }
-  const promValues = /^\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
-  if (method === 'GET' && promValues) {
-    const range = promRange(url.searchParams, now);
-    success(res, await r.lookup(`${path}|${r.dayKey(range)}`, () => reader.labelValues('metrics', decodeURIComponent(promValues[1]), range)));
-    return true;
+  if (path === '/api/v1/series') {
+    const params = await formParams(req, url);
+    const selectors = selectorsParam(params);
+    if (selectors.length === 0) throw new PromError('bad_data', 'no match[] parameter provided');
+    const range = rangeParams(params, nowMs);
+    const key = `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
+    return success(res, await r.lookup(key, () => store().series(selectors, range)));
   }
-  if (method === 'GET' && path === '/api/v1/status/buildinfo') {
-    // Grafana reads the version to choose its query features.
-    success(res, { version: '2.45.0', revision: 'qryn-platform', branch: 'qryn', buildUser: 'platform', buildDate: '', goVersion: '' });
-    return true;
+  if (path === '/api/v1/labels') {
+    const params = await formParams(req, url);
+    const selectors = selectorsParam(params);
+    const range = rangeParams(params, nowMs);
+    // Without match[] the label index answers by day; with it, the series with samples in the exact range.
+    const key = selectors.length === 0 ? `${path}|${r.dayKey(range)}` : `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
+    return success(res, await r.lookup(key, () => store().labelNames(selectors, range)));
   }
-  return false;
+  if (labelName !== undefined) {
+    const name = decodeURIComponent(labelName);
+    if (!LABEL_NAME.test(name)) throw new PromError('bad_data', `invalid label name: "${name.slice(0, 100)}"`);
+    const params = url.searchParams;
+    const selectors = selectorsParam(params);
+    const range = rangeParams(params, nowMs);
+    const key = selectors.length === 0 ? `${path}|${r.dayKey(range)}` : `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
+    return success(res, await r.lookup(key, () => store().labelValues(name, selectors, range)));
+  }
+  if (path === '/api/v1/metadata') {
+    const params = url.searchParams;
+    const limitText = params.get('limit');
+    const limit = limitText === null || limitText === '' ? undefined : Number(limitText);
+    if (limit !== undefined && !Number.isInteger(limit)) throw new PromError('bad_data', 'limit must be a number');
+    return success(res, await store().metadata(params.get('metric') ?? undefined, limit));
+  }
+  // Recording and alerting rules are not evaluated by qryn: empty lists, as a Prometheus without rule files answers.
+  if (path === '/api/v1/rules') return success(res, { groups: [] });
+  if (path === '/api/v1/alerts') return success(res, { alerts: [] });
+  if (path === '/api/v1/status/buildinfo') {
+    return success(res, { version: PROMETHEUS_VERSION, revision: 'qryn-platform', branch: 'qryn', buildUser: 'platform', buildDate: '', goVersion: '' });
+  }
+  if (path === '/api/v1/status/runtimeinfo') {
+    const { settings } = workers();
+    return success(res, {
+      startTime: new Date(Date.now() - Math.round(process.uptime() * 1000)).toISOString(),
+      CWD: '/',
+      reloadConfigSuccess: true,
+      lastConfigTime: new Date(0).toISOString(),
+      corruptionCount: 0,
+      goroutineCount: 0,
+      GOMAXPROCS: settings.workers,
+      GOGC: '',
+      GODEBUG: '',
+      storageRetention: `${r.access.instance.ttl_days}d`,
+    });
+  }
+  throw new HttpError(404, `There is no qryn call at ${path}.`);
 }

@@ -16,6 +16,7 @@ import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import { scrapeInstrumented } from './instrumentation';
+import { closePromqlWorkers } from './prometheus-api';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type StorageServer } from './storage-server';
 import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
@@ -268,6 +269,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       const running = server;
       server = undefined;
       clients.clear();
+      await closePromqlWorkers();
       await running?.close();
     },
   };

@@ -1,15 +1,12 @@
 import { identifier, literal, type StorageClient } from './storage-client';
 import type { SeriesType } from './ingest/batch';
-import { parseLogQuery, parseSeriesSelector, type LineFilter, type Matcher } from './selectors';
-import { ReadError } from './read-error';
+import { parseLogQuery, type LineFilter, type Matcher } from './selectors';
+import { compileAnchored, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 
-// The read side: Loki's labels, label values and query_range (stream selectors and line filters), Prometheus'
-// query_range, query, series and labels for series selectors (traces: trace-reader.ts). Selectors are turned into SQL over the label index
+// The read side of logs: Loki's labels, label values and stream reads (stream selectors and line filters); traces
+// are read by trace-reader.ts, metrics by metrics-querier.ts and the PromQL engine. Selectors are turned into SQL over the label index
 // (series_labels); values are passed as escaped literals (ClickHouse 18.16 has no query parameters).
 
-const NS_PER_S = 1_000_000_000n;
-const LOOKBACK_NS = 5n * 60n * NS_PER_S;
-const MAX_POINTS = 11_000;
 
 export interface TimeRange {
   startNs: bigint;
@@ -26,9 +23,9 @@ function predicate(m: Matcher): string {
     case '!=':
       return `val != ${literal(m.value)}`;
     case '=~':
-      return `match(val, ${literal(`^(?:${m.value})$`)})`;
+      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
     case '!~':
-      return `NOT match(val, ${literal(`^(?:${m.value})$`)})`;
+      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
   }
 }
 
@@ -39,9 +36,9 @@ function matchesEmpty(m: Matcher): boolean {
     case '!=':
       return m.value !== '';
     case '=~':
-      return new RegExp(`^(?:${m.value})$`).test('');
+      return compileAnchored(m.value)('');
     case '!~':
-      return !new RegExp(`^(?:${m.value})$`).test('');
+      return !compileAnchored(m.value)('');
   }
 }
 
@@ -111,53 +108,5 @@ export function createReader(client: StorageClient, database: string) {
       }
       return [...streams].map(([fp, values]) => ({ stream: labels.get(fp) ?? {}, values }));
     },
-
-    /** Prometheus series for selectors. */
-    async series(selectors: string[], range: TimeRange): Promise<Record<string, string>[]> {
-      const seen = new Map<string, Record<string, string>>();
-      for (const selector of selectors) {
-        const rows = await client.query<{ fp: string }>(`SELECT toString(fingerprint) AS fp FROM (${fingerprintsSql(db, 'metrics', parseSeriesSelector(selector), range)})`);
-        for (const [fp, labels] of await labelsOf(client, db, 'metrics', rows.map((r) => r.fp))) seen.set(fp, labels);
-      }
-      return [...seen.values()];
-    },
-
-    /** Prometheus range query of a series selector: at each step the last sample within 5 minutes. */
-    async matrix(selector: string, startNs: bigint, endNs: bigint, stepNs: bigint) {
-      if (endNs < startNs) throw new ReadError('The end time must not be before the start time.');
-      if ((endNs - startNs) / stepNs + 1n > BigInt(MAX_POINTS)) throw new ReadError(`Too many points: at most ${MAX_POINTS} per series; increase the step.`);
-      const matchers = parseSeriesSelector(selector);
-      const range = { startNs: startNs - LOOKBACK_NS, endNs };
-      const rows = await client.query<{ fp: string; ts: string; value: number | string }>(
-        `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, value FROM ${db}.metric_samples
-         WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${endNs}
-           AND fingerprint IN (${fingerprintsSql(db, 'metrics', matchers, range)})
-         ORDER BY fingerprint, timestamp_ns`,
-      );
-      const bySeries = new Map<string, { ts: bigint; value: number | string }[]>();
-      for (const row of rows) {
-        const list = bySeries.get(row.fp) ?? [];
-        list.push({ ts: BigInt(row.ts), value: row.value });
-        bySeries.set(row.fp, list);
-      }
-      const labels = await labelsOf(client, db, 'metrics', [...bySeries.keys()]);
-      const result: { metric: Record<string, string>; values: [number, string][] }[] = [];
-      for (const [fp, samples] of bySeries) {
-        const values: [number, string][] = [];
-        let i = 0;
-        for (let t = startNs; t <= endNs; t += stepNs) {
-          while (i + 1 < samples.length && samples[i + 1].ts <= t) i++;
-          const sample = samples[i];
-          if (sample.ts <= t && t - sample.ts <= LOOKBACK_NS) values.push([Number(t) / 1e9, formatValue(sample.value)]);
-        }
-        if (values.length > 0) result.push({ metric: labels.get(fp) ?? {}, values });
-      }
-      return result;
-    },
   };
-}
-
-function formatValue(value: number | string): string {
-  if (typeof value === 'string') return value === 'inf' ? '+Inf' : value === '-inf' ? '-Inf' : value === 'nan' ? 'NaN' : value;
-  return Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value);
 }

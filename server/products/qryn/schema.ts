@@ -7,7 +7,11 @@ import { identifier, type StorageClient } from './storage-client';
 // - log_samples / metric_samples: the samples, one table per type so that system.parts gives bytes per type.
 // - spans: trace spans (Zipkin, OTLP), with the received span kept as JSON for reads; the span's attributes and its
 //   resource's attributes in two pairs of arrays (TraceQL's `span.` and `resource.` scopes).
+// - metric_metadata: what Prometheus remote write sends about metric families (type, help, unit), one row per
+//   distinct entry and day it was received (/api/v1/metadata reads the retained days).
 // Every table is partitioned by day (`date`): retention drops whole partitions older than the instance's ttl.
+// Every statement is CREATE … IF NOT EXISTS: tables added later (metric_metadata) are created for instances made
+// before them by ensureInstanceTable, on the first write that needs one.
 
 export const INSTANCE_TABLES = ['time_series', 'series_labels', 'log_samples', 'metric_samples', 'spans'] as const;
 export type InstanceTable = (typeof INSTANCE_TABLES)[number];
@@ -39,7 +43,19 @@ export function instanceDdl(database: string): string[] {
       status_code Int32, attribute_keys Array(String), attribute_values Array(String),
       source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String)
     ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`,
+    metricMetadataDdl(db),
   ];
+}
+
+function metricMetadataDdl(db: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${db}.metric_metadata (
+      date Date, metric String, type LowCardinality(String), help String, unit String
+    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (metric, type, help, unit)`;
+}
+
+/** Creates a table that instances made before it was added lack (idempotent). */
+export async function ensureInstanceTable(client: StorageClient, database: string, table: 'metric_metadata'): Promise<void> {
+  if (table === 'metric_metadata') await client.command(metricMetadataDdl(identifier(database)));
 }
 
 export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {

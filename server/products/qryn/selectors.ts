@@ -1,4 +1,5 @@
 import { IngestError, LABEL_NAME } from './ingest/batch';
+import { compileAnchored, RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
 // Label selectors as Loki and Prometheus write them: `{app="api", level=~"warn|error"}` (LogQL stream selector,
 // also the `labels` string of a Loki protobuf push), `metric_name{job!="x"}` (PromQL series selector), and LogQL's
@@ -115,10 +116,12 @@ function matchers(cursor: Cursor): Matcher[] {
   }
 }
 
+// RE2, as Prometheus and Loki read it: JavaScript's RegExp refuses valid RE2 such as `(?i)node`.
 export function checkRegex(value: string): void {
   try {
-    new RegExp(value);
-  } catch {
+    compileAnchored(value);
+  } catch (error) {
+    if (!(error instanceof RegexError)) throw error;
     throw new SelectorError(`Invalid regular expression "${value.slice(0, 100)}".`);
   }
 }
@@ -171,6 +174,6 @@ export function parseSeriesSelector(text: string): Matcher[] {
 
 // As in Prometheus and Loki: a selector must have at least one matcher that does not match the empty string.
 function requirePositiveMatcher(list: Matcher[]): void {
-  const positive = list.some((m) => (m.op === '=' && m.value !== '') || (m.op === '=~' && !new RegExp(`^(?:${m.value})$`).test('')));
+  const positive = list.some((m) => (m.op === '=' && m.value !== '') || (m.op === '=~' && !compileAnchored(m.value)('')));
   if (!positive) throw new SelectorError('The selector needs at least one matcher that does not match empty values, e.g. {job="app"}.');
 }

@@ -22,27 +22,43 @@ export interface StorageClient {
   command(sql: string): Promise<void>;
   /** Inserts rows (values in column order) as TabSeparated. */
   insert(table: string, columns: readonly string[], rows: readonly (readonly TsvValue[])[]): Promise<void>;
+  /**
+   * Inserts rows already encoded as RowBinary: the only text-free way in, which keeps a Float64's exact bits (a
+   * Prometheus stale marker is a NaN with a payload that TabSeparated's `nan` would lose).
+   */
+  insertRowBinary(table: string, columns: readonly string[], body: Uint8Array): Promise<void>;
+  /** A SELECT answered in a binary format (`FORMAT RowBinary` is appended), for large reads; aborts with `signal`. */
+  queryRowBinary(sql: string, signal?: AbortSignal): Promise<Buffer>;
 }
 
 export type TsvValue = string | number | bigint | boolean | readonly string[];
 
 export function storageClient(endpoint: StorageEndpoint): StorageClient {
   const headers = { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password };
-  async function send(sql: string, body?: string): Promise<string> {
+  async function request(sql: string, body?: string | Uint8Array, signal?: AbortSignal): Promise<Response> {
     const url = body === undefined ? `${endpoint.url}/` : `${endpoint.url}/?query=${encodeURIComponent(sql)}`;
-    let response: Response;
-    try {
-      response = await fetch(url, { method: 'POST', headers, body: body ?? sql, signal: AbortSignal.timeout(60_000) });
-    } catch (error) {
-      throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? error.message : String(error)}`, 503, undefined);
+    const timeout = AbortSignal.timeout(60_000);
+    let response: Response | undefined;
+    for (let attempt = 0; !response; attempt++) {
+      try {
+        response = await fetch(url, { method: 'POST', headers, body: (body ?? sql) as BodyInit, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before
+        // the server read it ("other side closed"), so it is sent again (a few times: several idle connections may have been closed).
+        const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+        if (attempt < 3 && cause?.code === 'UND_ERR_SOCKET') continue;
+        throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? `${error.message}${cause ? ` (${String(cause)})` : ''}` : String(error)}`, 503, undefined);
+      }
     }
-    const text = await response.text();
     if (!response.ok) {
+      const text = await response.text();
       const code = /Code: (\d+)/.exec(text);
       throw new StorageError(text.trim().slice(0, 500), response.status, code ? Number(code[1]) : undefined);
     }
-    return text;
+    return response;
   }
+  const send = async (sql: string, body?: string | Uint8Array) => (await request(sql, body)).text();
   return {
     endpoint,
     async query<T>(sql: string) {
@@ -60,6 +76,14 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       let body = '';
       for (const row of rows) body += row.map(tsv).join('\t') + '\n';
       await send(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`, body);
+    },
+    async insertRowBinary(table, columns, body) {
+      if (body.length === 0) return;
+      await send(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT RowBinary`, body);
+    },
+    async queryRowBinary(sql, signal) {
+      const response = await request(`${sql} FORMAT RowBinary`, undefined, signal);
+      return Buffer.from(await response.arrayBuffer());
     },
   };
 }

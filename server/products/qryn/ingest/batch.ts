@@ -41,8 +41,11 @@ export interface SpanRecord {
 export class Batch {
   readonly series = new Map<string, Series>();
   readonly logs: { fingerprint: string; timestampNs: bigint; line: string }[] = [];
-  readonly metrics: { fingerprint: string; timestampNs: bigint; value: number }[] = [];
+  /** `stale`: a Prometheus stale marker (its NaN bits are written as received, see STALE_NAN_BITS). */
+  readonly metrics: { fingerprint: string; timestampNs: bigint; value: number; stale?: boolean }[] = [];
   readonly spans: SpanRecord[] = [];
+  /** Metric metadata as remote write sends it (type, help, unit per metric family). */
+  readonly metadata: MetricMetadata[] = [];
 
   /** Registers a series (labels validated and sorted) and returns its fingerprint. */
   addSeries(type: SeriesType, labels: Record<string, string>): string {
@@ -67,10 +70,10 @@ export class Batch {
     this.logs.push({ fingerprint, timestampNs, line });
   }
 
-  addMetric(fingerprint: string, timestampNs: bigint, value: number): void {
+  addMetric(fingerprint: string, timestampNs: bigint, value: number, stale = false): void {
     checkTimestamp(timestampNs);
     if (typeof value !== 'number') throw new IngestError('A sample value must be a number.');
-    this.metrics.push({ fingerprint, timestampNs, value });
+    this.metrics.push(stale ? { fingerprint, timestampNs, value, stale } : { fingerprint, timestampNs, value });
   }
 
   addSpan(span: SpanRecord): void {
@@ -83,9 +86,20 @@ export class Batch {
   }
 
   get size(): number {
-    return this.logs.length + this.metrics.length + this.spans.length;
+    return this.logs.length + this.metrics.length + this.spans.length + this.metadata.length;
   }
 }
+
+export interface MetricMetadata {
+  metric: string;
+  /** counter, gauge, histogram, gaugehistogram, summary, info, stateset or unknown (as Prometheus' API names them). */
+  type: string;
+  help: string;
+  unit: string;
+}
+
+/** Prometheus' stale marker: a NaN whose bits are 0x7ff0000000000002 (high word, low word). */
+export const STALE_NAN_BITS = { high: 0x7ff00000, low: 0x00000002 } as const;
 
 export const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 

@@ -1,10 +1,24 @@
-import { Batch, IngestError } from './batch';
+import { Batch, IngestError, STALE_NAN_BITS } from './batch';
 import { PromWriteRequest } from './protos';
 
-// Prometheus remote write (snappy-compressed prometheus.WriteRequest). Timestamps are milliseconds.
+// Prometheus remote write (snappy-compressed prometheus.WriteRequest). Timestamps are milliseconds. Stale markers
+// (the NaN Prometheus writes when a series ends) are recognised by their bits here, right after decoding, and carried
+// as a flag: a JavaScript NaN's payload is not guaranteed to survive every operation on the way to the writer.
+// Metadata (type, help, unit per metric family, which Prometheus sends every minute) is kept for /api/v1/metadata.
 
 interface WriteRequest {
   timeseries?: { labels?: { name?: string; value?: string }[]; samples?: { value?: number; timestamp?: string }[] }[];
+  metadata?: { type?: number; metricFamilyName?: string; help?: string; unit?: string }[];
+}
+
+const METADATA_TYPES = ['unknown', 'counter', 'gauge', 'histogram', 'gaugehistogram', 'summary', 'info', 'stateset'];
+
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+export function isStaleMarker(value: number): boolean {
+  if (!Number.isNaN(value)) return false;
+  bits[0] = value;
+  return words[1] === STALE_NAN_BITS.high && words[0] === STALE_NAN_BITS.low;
 }
 
 export function decodeRemoteWrite(bytes: Uint8Array, batch: Batch): void {
@@ -26,7 +40,17 @@ export function decodeRemoteWrite(bytes: Uint8Array, batch: Batch): void {
     const fingerprint = batch.addSeries('metrics', labels);
     for (const sample of series.samples ?? []) {
       if (!/^-?\d+$/.test(sample.timestamp ?? '')) throw new IngestError('A sample timestamp is invalid.');
-      batch.addMetric(fingerprint, BigInt(sample.timestamp!) * 1_000_000n, sample.value ?? 0);
+      const value = sample.value ?? 0;
+      batch.addMetric(fingerprint, BigInt(sample.timestamp!) * 1_000_000n, value, isStaleMarker(value));
     }
+  }
+  for (const entry of message.metadata ?? []) {
+    if (!entry.metricFamilyName) continue;
+    batch.metadata.push({
+      metric: entry.metricFamilyName,
+      type: METADATA_TYPES[entry.type ?? 0] ?? 'unknown',
+      help: entry.help ?? '',
+      unit: entry.unit ?? '',
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { identifier, type StorageClient } from '../storage-client';
-import { Batch, IngestError, dayOf } from './batch';
+import { ensureInstanceTable, upgradeInstanceSchema } from '../schema';
+import { Batch, IngestError, STALE_NAN_BITS, dayOf } from './batch';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../../../../contract/qryn';
-import { upgradeInstanceSchema } from '../schema';
 
 // Writes a validated Batch into an instance's database. Series rows (time_series, series_labels) go first, so a
 // sample is never readable without its labels. A series is written once per day per process (a small memory of
@@ -19,8 +19,30 @@ export interface InstanceTarget {
 
 const MAX_REMEMBERED = 200_000;
 
+/**
+ * metric_samples rows as RowBinary (Date as days since 1970, UInt64, Int64, Float64 little-endian): the value's bits
+ * go in exactly, so a stale marker stays a stale marker and NaN stays NaN (TabSeparated has only `nan`).
+ */
+export function metricSamplesRowBinary(metrics: Batch['metrics']): Uint8Array {
+  const out = Buffer.allocUnsafe(metrics.length * 26);
+  let at = 0;
+  for (const m of metrics) {
+    out.writeUInt16LE(Number(m.timestampNs / 86_400_000_000_000n), at);
+    out.writeBigUInt64LE(BigInt(m.fingerprint), at + 2);
+    out.writeBigInt64LE(m.timestampNs, at + 10);
+    if (m.stale) {
+      out.writeUInt32LE(STALE_NAN_BITS.low, at + 18);
+      out.writeUInt32LE(STALE_NAN_BITS.high, at + 22);
+    } else out.writeDoubleLE(m.value, at + 18);
+    at += 26;
+  }
+  return out;
+}
+
 export function createWriter(nowMs: () => number) {
   const written = new Set<string>();
+  /** Instances whose metric_metadata table this process has made sure of. */
+  const metadataReady = new Set<string>();
   const monthly = new Map<string, { month: string; fingerprints: Set<string> }>();
 
   async function monthFingerprints(target: InstanceTarget, month: string): Promise<Set<string>> {
@@ -73,11 +95,25 @@ export function createWriter(nowMs: () => number) {
         ['date', 'fingerprint', 'timestamp_ns', 'line'],
         batch.logs.map((l) => [dayOf(l.timestampNs), l.fingerprint, l.timestampNs, l.line]),
       );
-      await target.client.insert(
-        `${db}.metric_samples`,
-        ['date', 'fingerprint', 'timestamp_ns', 'value'],
-        batch.metrics.map((m) => [dayOf(m.timestampNs), m.fingerprint, m.timestampNs, m.value]),
-      );
+      await target.client.insertRowBinary(`${db}.metric_samples`, ['date', 'fingerprint', 'timestamp_ns', 'value'], metricSamplesRowBinary(batch.metrics));
+      if (batch.metadata.length > 0) {
+        // Prometheus resends every family's metadata each minute: one row per distinct entry and day is enough.
+        const today = new Date(nowMs()).toISOString().slice(0, 10);
+        const rows = new Map<string, string[]>();
+        for (const m of batch.metadata) {
+          const row = [today, m.metric, m.type, m.help, m.unit];
+          const memo = `${target.id}|meta|${row.join('\u0000')}`;
+          if (!written.has(memo)) rows.set(memo, row);
+        }
+        if (rows.size > 0) {
+          if (!metadataReady.has(target.id)) {
+            await ensureInstanceTable(target.client, target.database, 'metric_metadata');
+            metadataReady.add(target.id);
+          }
+          await target.client.insert(`${db}.metric_metadata`, ['date', 'metric', 'type', 'help', 'unit'], [...rows.values()]);
+          for (const memo of rows.keys()) remember.push(memo);
+        }
+      }
       if (batch.spans.length > 0) await upgradeInstanceSchema(target.client, target.database);
       await target.client.insert(
         `${db}.spans`,
@@ -97,6 +133,7 @@ export function createWriter(nowMs: () => number) {
     /** Forget what was remembered of an instance (its database was dropped or its limit changed). */
     forget(instanceId: string): void {
       monthly.delete(instanceId);
+      metadataReady.delete(instanceId);
       for (const memo of written) if (memo.startsWith(`${instanceId}|`)) written.delete(memo);
     },
   };

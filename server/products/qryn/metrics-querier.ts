@@ -1,0 +1,252 @@
+import type { LabelMatcher, Labels, Querier, SelectHints, Series } from '../../../packages/promql/storage/querier';
+import { compileAnchored, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
+import { StorageError, identifier, literal, type StorageClient } from './storage-client';
+import { STALE_NAN_BITS } from './ingest/batch';
+
+// The PromQL engine's store over an instance's ClickHouse tables, and the metadata lookups of the Prometheus API:
+// - selection through the label index (series_labels), one subquery per matcher; regexes go through
+//   toClickHouseRegex (RE2 flag settings rewritten for 18.16's match(), which misreads a leading `(?i)`);
+// - samples of exactly the window the engine asks for (`timestamp_ns BETWEEN`, plus the day partitions), grouped per
+//   series in ClickHouse and sent as RowBinary: Float64 values arrive as their 8 bytes, so NaN, ±Inf and stale
+//   markers (NaN with the bits 0x7ff0000000000002) survive, and 10,000 series × 240 samples parse in milliseconds;
+// - optionally (stepWindowPushdown), when a range function's step is longer than its range (long ranges at a coarse
+//   step), only the samples inside some step's window are read (`modulo(timestamp − first window start, step) ≤ range`).
+
+const NS_PER_MS = 1_000_000n;
+
+export interface TimeRangeNs {
+  startNs: bigint;
+  endNs: bigint;
+}
+
+const dayOfMs = (ms: number) => new Date(Math.max(0, ms)).toISOString().slice(0, 10);
+const daysClause = (startMs: number, endMs: number) => `date BETWEEN toDate('${dayOfMs(startMs)}') AND toDate('${dayOfMs(endMs)}')`;
+const nsToMs = (ns: bigint) => Number(ns / NS_PER_MS);
+
+function predicate(m: LabelMatcher): string {
+  switch (m.op) {
+    case '=':
+      return `val = ${literal(m.value)}`;
+    case '!=':
+      return `val != ${literal(m.value)}`;
+    case '=~':
+      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
+    case '!~':
+      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
+  }
+}
+
+function matchesEmpty(m: LabelMatcher): boolean {
+  switch (m.op) {
+    case '=':
+      return m.value === '';
+    case '!=':
+      return m.value !== '';
+    case '=~':
+      return compileAnchored(m.value)('');
+    case '!~':
+      return !compileAnchored(m.value)('');
+  }
+}
+
+/** The metric fingerprints that match every matcher and have a series row on the days of [startMs, endMs]. */
+export function fingerprintsSql(db: string, matchers: readonly LabelMatcher[], startMs: number, endMs: number): string {
+  const days = daysClause(startMs, endMs);
+  const conditions = matchers.map((m) => {
+    const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = 'metrics' AND ${days} AND key = ${literal(m.name)}`;
+    // A matcher that accepts the empty value also accepts series without the label (Prometheus semantics).
+    return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${predicate(m)}))` : `fingerprint IN (${labels} AND ${predicate(m)})`;
+  });
+  return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = 'metrics' AND ${days}${conditions.map((c) => ` AND ${c}`).join('')}`;
+}
+
+/** Fingerprints of the selectors (any of them) with at least one sample in the exact range. */
+function seriesInRangeSql(db: string, selectors: readonly LabelMatcher[][], range: TimeRangeNs): string {
+  const startMs = nsToMs(range.startNs);
+  const endMs = nsToMs(range.endNs);
+  const any = selectors.map((matchers) => `fingerprint IN (${fingerprintsSql(db, matchers, startMs, endMs)})`).join(' OR ');
+  return `SELECT DISTINCT fingerprint FROM ${db}.metric_samples WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${range.startNs} AND ${range.endNs} AND (${any})`;
+}
+
+/** Orders label sets as Prometheus does: label by label (names sorted), name then value, bytewise. */
+export function compareLabels(a: Labels, b: Labels): number {
+  const ak = Object.keys(a).sort();
+  const bk = Object.keys(b).sort();
+  for (let i = 0; i < Math.min(ak.length, bk.length); i++) {
+    if (ak[i] !== bk[i]) return ak[i] < bk[i] ? -1 : 1;
+    const av = a[ak[i]];
+    const bv = b[bk[i]];
+    if (av !== bv) return av < bv ? -1 : 1;
+  }
+  return ak.length - bk.length;
+}
+
+/** RowBinary reader of `fingerprint UInt64, t Array(Int64), v Array(Float64), labels String` rows. */
+function readSeriesRows(buf: Buffer, onRow: (labels: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void): void {
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = buf[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+      shift += 7;
+    }
+  };
+  while (at < buf.length) {
+    at += 8; // the fingerprint
+    const n = varint();
+    const times = new Float64Array(n);
+    for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
+    at += n * 8;
+    const m = varint();
+    // A copy into an aligned buffer: the bytes are the stored doubles, NaN payloads included.
+    const raw = new Uint8Array(m * 8);
+    raw.set(buf.subarray(at, at + m * 8));
+    at += m * 8;
+    const values = new Float64Array(raw.buffer);
+    let stale: Uint8Array | undefined;
+    const words = new Uint32Array(raw.buffer);
+    for (let i = 0; i < m; i++) {
+      if (values[i] !== values[i] && words[2 * i + 1] === STALE_NAN_BITS.high && words[2 * i] === STALE_NAN_BITS.low) {
+        stale ??= new Uint8Array(m);
+        stale[i] = 1;
+      }
+    }
+    const length = varint();
+    const labels = buf.toString('utf8', at, at + length);
+    at += length;
+    onRow(labels, times, values, stale);
+  }
+}
+
+/** Sorts a series' samples by time and keeps the last of duplicates (groupArray's order is not guaranteed). */
+function normalise(times: Float64Array, values: Float64Array, stale: Uint8Array | undefined): Omit<Series, 'labels'> {
+  let sorted = true;
+  for (let i = 1; i < times.length; i++) {
+    if (times[i] <= times[i - 1]) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return stale ? { timestampsMs: times, values, stale } : { timestampsMs: times, values };
+  const order = Array.from(times.keys()).sort((a, b) => times[a] - times[b] || a - b);
+  const keep = order.filter((index, k) => k + 1 >= order.length || times[order[k + 1]] !== times[index]);
+  const t = new Float64Array(keep.length);
+  const v = new Float64Array(keep.length);
+  const s = stale ? new Uint8Array(keep.length) : undefined;
+  keep.forEach((index, k) => {
+    t[k] = times[index];
+    v[k] = values[index];
+    if (s) s[k] = stale![index];
+  });
+  return s ? { timestampsMs: t, values: v, stale: s } : { timestampsMs: t, values: v };
+}
+
+export interface MetricsQuerierOptions {
+  /**
+   * Reads only the samples inside some step's window when the step is longer than a range function's range. Off by
+   * default: the engine's hints give the query's step also to selectors inside a subquery, which are evaluated at the
+   * subquery's own (shorter) step, and the hints do not say which selectors those are.
+   */
+  stepWindowPushdown?: boolean;
+}
+
+export function createMetricsQuerier(client: StorageClient, database: string, options: MetricsQuerierOptions = {}) {
+  const db = identifier(database);
+  const pushdown = options.stepWindowPushdown ?? false;
+
+  async function labelsOf(fingerprintSql: string, startMs: number, endMs: number): Promise<Map<string, Labels>> {
+    const rows = await client.query<{ fp: string; labels: string }>(
+      `SELECT toString(fingerprint) AS fp, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fingerprintSql}) GROUP BY fingerprint`,
+    );
+    return new Map(rows.map((r) => [r.fp, JSON.parse(r.labels) as Labels]));
+  }
+
+  const querier: Querier = {
+    async select(matchers: LabelMatcher[], hints: SelectHints, signal?: AbortSignal): Promise<Series[]> {
+      const { startMs, endMs } = hints;
+      if (endMs < startMs) return [];
+      const fps = fingerprintsSql(db, matchers, startMs, endMs);
+      const startNs = BigInt(Math.floor(startMs)) * NS_PER_MS;
+      const endNs = BigInt(Math.floor(endMs)) * NS_PER_MS;
+      let windows = '';
+      const range = hints.rangeMs ?? 0;
+      // The engine asks for [first step − range, last step]; with a step longer than the range, the samples between
+      // two windows are never used, and skipping them in ClickHouse is what makes a week at 1h steps cheap.
+      if (pushdown && hints.func && range > 0 && hints.stepMs > range && (endMs - startMs - range) % hints.stepMs === 0) {
+        windows = ` AND modulo(timestamp_ns - ${startNs}, ${BigInt(hints.stepMs) * NS_PER_MS}) <= ${BigInt(range) * NS_PER_MS}`;
+      }
+      // One round trip: the samples grouped per series, with the series' labels joined on.
+      const sql = `SELECT fingerprint, t, v, labels FROM (
+          SELECT fingerprint, groupArray(intDiv(timestamp_ns, 1000000)) AS t, groupArray(value) AS v FROM ${db}.metric_samples
+          WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
+          GROUP BY fingerprint
+        ) ANY INNER JOIN (
+          SELECT fingerprint, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fps}) GROUP BY fingerprint
+        ) USING fingerprint`;
+      const buf = await client.queryRowBinary(sql, signal);
+      const result: Series[] = [];
+      readSeriesRows(buf, (labels, times, values, stale) => {
+        if (times.length === 0) return;
+        result.push({ labels: JSON.parse(labels) as Labels, ...normalise(times, values, stale) });
+      });
+      return result;
+    },
+  };
+
+  return {
+    querier,
+
+    /** GET /api/v1/series: the series of any selector with a sample in the exact range, ordered as Prometheus. */
+    async series(selectors: LabelMatcher[][], range: TimeRangeNs): Promise<Labels[]> {
+      const labels = await labelsOf(seriesInRangeSql(db, selectors, range), nsToMs(range.startNs), nsToMs(range.endNs));
+      return [...labels.values()].sort(compareLabels);
+    },
+
+    /** Label names: of the range's days, or with selectors of the series with samples in the exact range. */
+    async labelNames(selectors: LabelMatcher[][], range: TimeRangeNs): Promise<string[]> {
+      const days = daysClause(nsToMs(range.startNs), nsToMs(range.endNs));
+      const only = selectors.length > 0 ? ` AND fingerprint IN (${seriesInRangeSql(db, selectors, range)})` : '';
+      const rows = await client.query<{ key: string }>(`SELECT DISTINCT key FROM ${db}.series_labels WHERE type = 'metrics' AND ${days}${only} ORDER BY key`);
+      return rows.map((r) => r.key);
+    },
+
+    async labelValues(name: string, selectors: LabelMatcher[][], range: TimeRangeNs): Promise<string[]> {
+      const days = daysClause(nsToMs(range.startNs), nsToMs(range.endNs));
+      const only = selectors.length > 0 ? ` AND fingerprint IN (${seriesInRangeSql(db, selectors, range)})` : '';
+      const rows = await client.query<{ val: string }>(
+        `SELECT DISTINCT val FROM ${db}.series_labels WHERE type = 'metrics' AND ${days} AND key = ${literal(name)}${only} ORDER BY val`,
+      );
+      return rows.map((r) => r.val);
+    },
+
+    /** GET /api/v1/metadata: per metric family the distinct (type, help, unit) received, at most `limit` families. */
+    async metadata(metric: string | undefined, limit: number | undefined): Promise<Record<string, { type: string; help: string; unit: string }[]>> {
+      let rows: { metric: string; type: string; help: string; unit: string }[];
+      try {
+        rows = await client.query(
+          `SELECT DISTINCT metric, type, help, unit FROM ${db}.metric_metadata${metric !== undefined ? ` WHERE metric = ${literal(metric)}` : ''} ORDER BY metric, type, help, unit`,
+        );
+      } catch (error) {
+        // An instance made before the table existed and that has not received metadata since: nothing to answer.
+        if (error instanceof StorageError && error.code === 60) return {};
+        throw error;
+      }
+      const out: Record<string, { type: string; help: string; unit: string }[]> = {};
+      let families = 0;
+      for (const row of rows) {
+        if (!out[row.metric]) {
+          if (limit !== undefined && limit >= 0 && families >= limit) break;
+          out[row.metric] = [];
+          families++;
+        }
+        out[row.metric].push({ type: row.type, help: row.help, unit: row.unit });
+      }
+      return out;
+    },
+  };
+}
+
+export type MetricsStore = ReturnType<typeof createMetricsQuerier>;

@@ -1,0 +1,53 @@
+import { createEngine } from '../../../packages/promql/engine/engine';
+import { PromQLError } from '../../../packages/promql/engine/errors';
+import { formatResult } from '../../../packages/promql/engine/format';
+import { parseExpr } from '../../../packages/promql/parser/parse';
+import { formatExpr } from '../../../packages/promql/parser/print';
+import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
+import { createMetricsQuerier } from './metrics-querier';
+import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
+import type { PromqlSettings } from './promql-settings';
+import { StorageError, storageClient, type StorageClient } from './storage-client';
+
+// One PromQL call evaluated by the engine (packages/promql) over an instance's metrics, answered as the Prometheus
+// HTTP API shapes it. Runs in the query workers (promql-worker.ts); the benchmark also calls it in-process.
+
+const clients = new Map<string, StorageClient>();
+function clientOf(job: PromqlJob): StorageClient {
+  const key = `${job.endpoint.url}|${job.endpoint.user}|${job.endpoint.password}`;
+  let client = clients.get(key);
+  if (!client) {
+    if (clients.size > 100) clients.clear();
+    clients.set(key, (client = storageClient(job.endpoint)));
+  }
+  return client;
+}
+
+export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, signal?: AbortSignal): Promise<PromqlAnswer> {
+  const timeout = AbortSignal.timeout(job.timeoutMs);
+  const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  try {
+    const q = job.query;
+    if (q.kind === 'format') return { status: 200, body: JSON.stringify({ status: 'success', data: formatExpr(parseExpr(q.query)) }) };
+    const engine = createEngine({ lookbackDeltaMs: settings.lookbackDeltaMs, maxSamples: settings.maxSamples, timeoutMs: job.timeoutMs, maxPointsPerSeries: settings.maxPointsPerSeries });
+    const querier = createMetricsQuerier(clientOf(job), job.database).querier;
+    const result = q.kind === 'instant'
+      ? await engine.instantQuery(querier, q.query, q.timeMs, abort)
+      : await engine.rangeQuery(querier, q.query, q.startMs, q.endMs, q.stepMs, abort);
+    const body: Record<string, unknown> = { status: 'success', data: formatResult(result.value) };
+    if (result.warnings.length > 0) body.warnings = result.warnings;
+    return { status: 200, body: JSON.stringify(body) };
+  } catch (error) {
+    // The deadline also aborts the storage reads: whatever the abort surfaced as, it is a timeout.
+    if (timeout.aborted && !signal?.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+    if (error instanceof PromQLError) return { status: error.status, body: errorBody(error.type, error.message) };
+    if (error instanceof RegexError) return { status: 400, body: errorBody('bad_data', error.message) };
+    if (timeout.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+    if (signal?.aborted) return { status: 503, body: errorBody('canceled', 'query was canceled in query execution') };
+    if (error instanceof StorageError) {
+      if (error.code === 427) return { status: 400, body: errorBody('bad_data', 'invalid regular expression') };
+      return { status: 503, body: errorBody('unavailable', 'The storage is not available at the moment. Try again later.') };
+    }
+    return { status: 500, body: errorBody('internal', error instanceof Error ? error.message : String(error)) };
+  }
+}
