@@ -36,7 +36,12 @@ export interface RequestOptions {
   /** A form body (application/x-www-form-urlencoded), sent as is. */
   form?: Record<string, string>;
   signal?: AbortSignal;
+  /** How long the call may take in ms (default REQUEST_TIMEOUT_MS); for calls whose work legitimately takes longer. */
+  timeoutMs?: number;
 }
+
+/** The time limit of an ordinary call: the platform is considered unreachable after it. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 function apiBase(): string {
   return resolveUrl(settings.apiUrl, globalThis.location?.origin ?? 'http://localhost');
@@ -44,7 +49,7 @@ function apiBase(): string {
 
 const client = ky.create({
   retry: 0,
-  timeout: 30_000,
+  timeout: REQUEST_TIMEOUT_MS,
   hooks: {
     beforeRequest: [
       async (request) => {
@@ -110,6 +115,7 @@ export function wireDecodeFailure(cause: unknown): ApiError {
 
 function kyOptionsFor(method: HttpMethod, options: RequestOptions): Options {
   const kyOptions: Options = { method, signal: options.signal, prefixUrl: apiBase() };
+  if (options.timeoutMs !== undefined) kyOptions.timeout = options.timeoutMs;
   if (options.searchParams) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(options.searchParams)) if (value !== undefined) params.set(key, String(value));

@@ -10,9 +10,16 @@ export type WriterRegion = Awaited<ReturnType<typeof listWriterRegions>>[number]
 export type RetentionPolicy = Awaited<ReturnType<typeof listRetentionPolicies>>[number];
 export type HepicPlan = Awaited<ReturnType<typeof listHepicPlans>>[number];
 
+/**
+ * How long an enable may take: creating a product's storage (a database and its tables on a cluster, up to a minute
+ * a statement on a slow one) can outlast an ordinary call's 30 s, and an enable given up on while the server goes
+ * on would commit with its one-time secret never shown.
+ */
+export const ENABLE_TIMEOUT_MS = 5 * 60_000;
+
 /** POST integrations/{product}/?project_id with the show-config fields (camelCase here, snake_case on the wire). */
 export function enableProduct(productSlug: string, projectId: number, input: Record<string, unknown> = {}) {
-  return http.post(`integrations/${encodeURIComponent(productSlug)}/`, EnableProductResponse, { searchParams: { project_id: projectId }, json: input });
+  return http.post(`integrations/${encodeURIComponent(productSlug)}/`, EnableProductResponse, { searchParams: { project_id: projectId }, json: input, timeoutMs: ENABLE_TIMEOUT_MS });
 }
 
 export function cancelIntegration(productSlug: string, projectId: number) {
