@@ -1,8 +1,8 @@
 import type { BucketParams, LogQuerier, LogSelectParams, StoredStream, StreamBuckets } from '../../../packages/logql/storage/querier';
 import type { LabelMatcher, LineFilterStage } from '../../../packages/logql/syntax/ast';
-import { matchesEmpty } from '../../../packages/logql/syntax/parse';
 import { toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 import { identifier, literal, type StorageClient } from './storage-client';
+import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
 
 // The LogQL engine's store on an instance's ClickHouse 18.16 database: streams by matchers through the label index
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
@@ -13,21 +13,6 @@ import { identifier, literal, type StorageClient } from './storage-client';
 const FLAT_VALUE = '(?:"[^"\\\\]*"|-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)';
 const FLAT_MEMBER = `"[A-Za-z_][A-Za-z0-9_]*":${FLAT_VALUE}`;
 export const FLAT_JSON = `^\\{${FLAT_MEMBER}(?:,${FLAT_MEMBER})*\\}$`;
-
-const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
-
-function matcherSql(m: LabelMatcher): string {
-  switch (m.op) {
-    case '=':
-      return `val = ${literal(m.value)}`;
-    case '!=':
-      return `val != ${literal(m.value)}`;
-    case '=~':
-      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
-    case '!~':
-      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
-  }
-}
 
 export function lineFilterSql(f: LineFilterStage): string {
   const positive = f.op === '|=' || f.op === '|~';
@@ -40,27 +25,9 @@ export function lineFilterSql(f: LineFilterStage): string {
 
 export function createLogsQuerier(client: StorageClient, database: string): LogQuerier {
   const db = identifier(database);
-  const dates = (startNs: bigint, endNs: bigint) => `date BETWEEN toDate('${day(startNs)}') AND toDate('${day(endNs)}')`;
-
-  /** The fingerprints of log streams that match every matcher and have rows in the window's days. */
-  const fingerprints = (matchers: LabelMatcher[], startNs: bigint, endNs: bigint) => {
-    const conditions = matchers.map((m) => {
-      const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = 'logs' AND ${dates(startNs, endNs)} AND key = ${literal(m.name)}`;
-      // A matcher that accepts the empty value also accepts streams without the label.
-      return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${matcherSql(m)}))` : `fingerprint IN (${labels} AND ${matcherSql(m)})`;
-    });
-    return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = 'logs' AND ${dates(startNs, endNs)}${conditions.map((c) => ` AND ${c}`).join('')}`;
-  };
-
-  const labelsOf = async (fps: string[]) => {
-    const out = new Map<string, Record<string, string>>();
-    if (fps.length === 0) return out;
-    const rows = await client.query<{ fp: string; labels: string }>(
-      `SELECT toString(fingerprint) AS fp, any(labels) AS labels FROM ${db}.time_series WHERE type = 'logs' AND fingerprint IN (${fps.join(',')}) GROUP BY fingerprint`,
-    );
-    for (const r of rows) out.set(r.fp, JSON.parse(r.labels) as Record<string, string>);
-    return out;
-  };
+  const dates = (startNs: bigint, endNs: bigint) => dateClause({ startNs, endNs });
+  const fingerprints = (matchers: LabelMatcher[], startNs: bigint, endNs: bigint) => fingerprintsSql(db, 'logs', matchers, { startNs, endNs });
+  const labelsOf = (fps: string[]) => labelsByFingerprint(client, db, 'logs', fps);
 
   return {
     async selectLogs(p: LogSelectParams): Promise<StoredStream[]> {

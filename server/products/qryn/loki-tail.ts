@@ -8,7 +8,7 @@ import { IngestError } from './ingest/batch';
 import { HttpError, type Access } from './gateway-http';
 import type { QrynInstanceRow } from './qryn-repository';
 import { StorageError, identifier, type StorageClient } from './storage-client';
-import { dateClause, streamFingerprintsSql, streamLabels } from './log-streams';
+import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
 import { parseTime } from './time-params';
 
 // Loki's live tail, GET {instance}/loki/api/v1/tail?query=…&start=…&limit=…&delay_for=… as a WebSocket (what
@@ -174,7 +174,7 @@ export function createLiveTail(deps: LiveTailDeps) {
             await client.query<Row>(
               `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, toString(cityHash64(line)) AS hash, line FROM ${db}.log_samples
                WHERE ${dateClause(range)} AND timestamp_ns >= ${options.startNs} AND timestamp_ns <= ${upper}
-                 AND fingerprint IN (${streamFingerprintsSql(db, selector.matchers, range)})
+                 AND fingerprint IN (${fingerprintsSql(db, 'logs', selector.matchers, range)})
                ORDER BY timestamp_ns DESC, fingerprint DESC, cityHash64(line) DESC LIMIT ${options.limit}`,
             )
           ).reverse();
@@ -185,7 +185,7 @@ export function createLiveTail(deps: LiveTailDeps) {
             `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, toString(cityHash64(line)) AS hash, line FROM ${db}.log_samples
              WHERE ${dateClause(range)} AND timestamp_ns <= ${upper}
                AND (timestamp_ns > ${cursor.ts} OR (timestamp_ns = ${cursor.ts} AND (fingerprint > ${cursor.fp} OR (fingerprint = ${cursor.fp} AND cityHash64(line) > ${cursor.hash}))))
-               AND fingerprint IN (${streamFingerprintsSql(db, selector.matchers, range)})
+               AND fingerprint IN (${fingerprintsSql(db, 'logs', selector.matchers, range)})
              ORDER BY timestamp_ns, fingerprint, cityHash64(line) LIMIT ${BATCH}`,
           );
         }
@@ -194,7 +194,7 @@ export function createLiveTail(deps: LiveTailDeps) {
           const last = rows[rows.length - 1];
           cursor = { ts: BigInt(last.ts), fp: last.fp, hash: last.hash };
           const unknown = [...new Set(rows.map((r) => r.fp))].filter((fp) => !labelsByFp.has(fp));
-          for (const [fp, labels] of await streamLabels(client, db, unknown)) labelsByFp.set(fp, labels);
+          for (const [fp, labels] of await labelsByFingerprint(client, db, 'logs', unknown)) labelsByFp.set(fp, labels);
           const streams: { stream: Record<string, string>; values: [string, string][] }[] = [];
           let current: { key: string; entry: (typeof streams)[number] } | undefined;
           for (const row of rows) {

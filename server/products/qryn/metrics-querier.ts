@@ -1,5 +1,5 @@
 import type { LabelMatcher, Labels, Querier, SelectHints, Series } from '../../../packages/promql/storage/querier';
-import { compileAnchored, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
+import { fingerprintsSql } from './label-index';
 import { StorageError, identifier, literal, type StorageClient } from './storage-client';
 import { STALE_NAN_BITS } from './ingest/batch';
 
@@ -23,48 +23,16 @@ const dayOfMs = (ms: number) => new Date(Math.max(0, ms)).toISOString().slice(0,
 const daysClause = (startMs: number, endMs: number) => `date BETWEEN toDate('${dayOfMs(startMs)}') AND toDate('${dayOfMs(endMs)}')`;
 const nsToMs = (ns: bigint) => Number(ns / NS_PER_MS);
 
-function predicate(m: LabelMatcher): string {
-  switch (m.op) {
-    case '=':
-      return `val = ${literal(m.value)}`;
-    case '!=':
-      return `val != ${literal(m.value)}`;
-    case '=~':
-      return `match(val, ${literal(toClickHouseRegex(m.value, true))})`;
-    case '!~':
-      return `NOT match(val, ${literal(toClickHouseRegex(m.value, true))})`;
-  }
-}
-
-function matchesEmpty(m: LabelMatcher): boolean {
-  switch (m.op) {
-    case '=':
-      return m.value === '';
-    case '!=':
-      return m.value !== '';
-    case '=~':
-      return compileAnchored(m.value)('');
-    case '!~':
-      return !compileAnchored(m.value)('');
-  }
-}
-
 /** The metric fingerprints that match every matcher and have a series row on the days of [startMs, endMs]. */
-export function fingerprintsSql(db: string, matchers: readonly LabelMatcher[], startMs: number, endMs: number): string {
-  const days = daysClause(startMs, endMs);
-  const conditions = matchers.map((m) => {
-    const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = 'metrics' AND ${days} AND key = ${literal(m.name)}`;
-    // A matcher that accepts the empty value also accepts series without the label (Prometheus semantics).
-    return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${predicate(m)}))` : `fingerprint IN (${labels} AND ${predicate(m)})`;
-  });
-  return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = 'metrics' AND ${days}${conditions.map((c) => ` AND ${c}`).join('')}`;
+export function metricFingerprintsSql(db: string, matchers: readonly LabelMatcher[], startMs: number, endMs: number): string {
+  return fingerprintsSql(db, 'metrics', matchers, { startNs: BigInt(Math.floor(startMs)) * NS_PER_MS, endNs: BigInt(Math.floor(endMs)) * NS_PER_MS });
 }
 
 /** Fingerprints of the selectors (any of them) with at least one sample in the exact range. */
 function seriesInRangeSql(db: string, selectors: readonly LabelMatcher[][], range: TimeRangeNs): string {
   const startMs = nsToMs(range.startNs);
   const endMs = nsToMs(range.endNs);
-  const any = selectors.map((matchers) => `fingerprint IN (${fingerprintsSql(db, matchers, startMs, endMs)})`).join(' OR ');
+  const any = selectors.map((matchers) => `fingerprint IN (${metricFingerprintsSql(db, matchers, startMs, endMs)})`).join(' OR ');
   return `SELECT DISTINCT fingerprint FROM ${db}.metric_samples WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${range.startNs} AND ${range.endNs} AND (${any})`;
 }
 
@@ -168,7 +136,7 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
     async select(matchers: LabelMatcher[], hints: SelectHints, signal?: AbortSignal): Promise<Series[]> {
       const { startMs, endMs } = hints;
       if (endMs < startMs) return [];
-      const fps = fingerprintsSql(db, matchers, startMs, endMs);
+      const fps = metricFingerprintsSql(db, matchers, startMs, endMs);
       const startNs = BigInt(Math.floor(startMs)) * NS_PER_MS;
       const endNs = BigInt(Math.floor(endMs)) * NS_PER_MS;
       let windows = '';

@@ -1,18 +1,13 @@
 import { IngestError, LABEL_NAME } from './ingest/batch';
 import { compileAnchored, RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
-// Label selectors as Loki and Prometheus write them: `{app="api", level=~"warn|error"}` (LogQL stream selector,
-// also the `labels` string of a Loki protobuf push), `metric_name{job!="x"}` (PromQL series selector), and LogQL's
-// line filters `|= "text"`, `!= "text"`, `|~ "re"`, `!~ "re"`.
+// The `labels` string of a Loki protobuf push, `{app="api", level="warn"}`, read with the selector syntax Loki writes
+// it in (queries are parsed by the engines' own grammars: packages/logql, packages/promql).
 
 export type MatchOp = '=' | '!=' | '=~' | '!~';
 export interface Matcher {
   name: string;
   op: MatchOp;
-  value: string;
-}
-export interface LineFilter {
-  op: '|=' | '!=' | '|~' | '!~';
   value: string;
 }
 
@@ -117,7 +112,7 @@ function matchers(cursor: Cursor): Matcher[] {
 }
 
 // RE2, as Prometheus and Loki read it: JavaScript's RegExp refuses valid RE2 such as `(?i)node`.
-export function checkRegex(value: string): void {
+function checkRegex(value: string): void {
   try {
     compileAnchored(value);
   } catch (error) {
@@ -138,42 +133,4 @@ export function parseStreamLabels(text: string): Record<string, string> {
     labels[m.name] = m.value;
   }
   return labels;
-}
-
-/** A LogQL log query: stream selector and line filters (other pipeline stages are refused). */
-export function parseLogQuery(text: string): { matchers: Matcher[]; filters: LineFilter[] } {
-  const cursor = new Cursor(text);
-  const list = matchers(cursor);
-  const filters: LineFilter[] = [];
-  while (!cursor.done()) {
-    const two = cursor.peek(2);
-    if (two !== '|=' && two !== '!=' && two !== '|~' && two !== '!~') {
-      cursor.fail('only line filters (|= != |~ !~) may follow the stream selector');
-    }
-    cursor.pos += 2;
-    const value = cursor.string();
-    if (two === '|~' || two === '!~') checkRegex(value);
-    filters.push({ op: two as LineFilter['op'], value });
-  }
-  requirePositiveMatcher(list);
-  return { matchers: list, filters };
-}
-
-/** A PromQL series selector: `name`, `name{…}` or `{…}`. */
-export function parseSeriesSelector(text: string): Matcher[] {
-  const cursor = new Cursor(text);
-  cursor.skipSpace();
-  const list: Matcher[] = [];
-  if (cursor.peek() !== '{') list.push({ name: '__name__', op: '=', value: cursor.name() });
-  cursor.skipSpace();
-  if (cursor.peek() === '{') list.push(...matchers(cursor));
-  if (!cursor.done()) cursor.fail('only series selectors are supported (no functions or operators)');
-  requirePositiveMatcher(list);
-  return list;
-}
-
-// As in Prometheus and Loki: a selector must have at least one matcher that does not match the empty string.
-function requirePositiveMatcher(list: Matcher[]): void {
-  const positive = list.some((m) => (m.op === '=' && m.value !== '') || (m.op === '=~' && !compileAnchored(m.value)('')));
-  if (!positive) throw new SelectorError('The selector needs at least one matcher that does not match empty values, e.g. {job="app"}.');
 }

@@ -1,6 +1,6 @@
 import { identifier, literal, type StorageClient } from './storage-client';
 import type { LabelMatcher } from '../../../packages/logql/syntax/ast';
-import { dateClause, streamFingerprintsSql, streamLabels, type TimeRange } from './log-streams';
+import { dateClause, fingerprintsSql, labelsByFingerprint, type TimeRangeNs as TimeRange } from './label-index';
 
 // Loki's calls about streams, read from an instance's database: the streams with lines in a time range (exactly:
 // the lines' timestamps, not only the days of the label index), their labels and values, counts and volumes, and a
@@ -15,7 +15,7 @@ export function createStreamReader(client: StorageClient, database: string) {
   /** The fingerprints of streams with lines in the range that every matcher accepts (all streams for none). */
   const activeSql = (matchers: LabelMatcher[], range: TimeRange) =>
     `SELECT DISTINCT fingerprint FROM ${db}.log_samples WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}` +
-    (matchers.length > 0 ? ` AND fingerprint IN (${streamFingerprintsSql(db, matchers, range)})` : '');
+    (matchers.length > 0 ? ` AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})` : '');
 
   return {
     /** Label names of the streams with lines in the range (matching the selector when given). */
@@ -41,7 +41,7 @@ export function createStreamReader(client: StorageClient, database: string) {
         const rows = await client.query<{ fp: string }>(`SELECT toString(fingerprint) AS fp FROM (${activeSql(matchers, range)}) LIMIT ${MAX_STREAMS}`);
         for (const row of rows) fingerprints.add(row.fp);
       }
-      const labels = await streamLabels(client, db, [...fingerprints]);
+      const labels = await labelsByFingerprint(client, db, 'logs', [...fingerprints]);
       return [...labels.values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     },
 
@@ -55,10 +55,10 @@ export function createStreamReader(client: StorageClient, database: string) {
         `SELECT toString(fingerprint) AS fp, toString(${bucket}) AS bucket, toString(count()) AS lines, toString(sum(length(line))) AS bytes
          FROM ${db}.log_samples
          WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
-           ${matchers.length > 0 ? `AND fingerprint IN (${streamFingerprintsSql(db, matchers, range)})` : ''}
+           ${matchers.length > 0 ? `AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})` : ''}
          GROUP BY fingerprint, bucket LIMIT ${MAX_STREAMS * 10}`,
       );
-      const labels = await streamLabels(client, db, [...new Set(rows.map((r) => r.fp))]);
+      const labels = await labelsByFingerprint(client, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
       return rows.map((row) => ({
         fingerprint: row.fp,
         labels: labels.get(row.fp) ?? {},
@@ -74,7 +74,7 @@ export function createStreamReader(client: StorageClient, database: string) {
         `SELECT toString(uniqExact(fingerprint)) AS streams, toString(uniqExact(fingerprint, date)) AS chunks, toString(count()) AS entries,
            toString(sum(length(line))) AS bytes
          FROM ${db}.log_samples WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
-           ${matchers.length > 0 ? `AND fingerprint IN (${streamFingerprintsSql(db, matchers, range)})` : ''}`,
+           ${matchers.length > 0 ? `AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})` : ''}`,
       );
       return { streams: Number(row?.streams ?? 0), chunks: Number(row?.chunks ?? 0), entries: Number(row?.entries ?? 0), bytes: Number(row?.bytes ?? 0) };
     },
@@ -84,10 +84,10 @@ export function createStreamReader(client: StorageClient, database: string) {
       const rows = await client.query<{ fp: string; ts: string; line: string }>(
         `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
          WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
-           AND fingerprint IN (${streamFingerprintsSql(db, matchers, range)})
+           AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})
          ORDER BY timestamp_ns DESC LIMIT ${limit}`,
       );
-      const labels = await streamLabels(client, db, [...new Set(rows.map((r) => r.fp))]);
+      const labels = await labelsByFingerprint(client, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
       return rows.map((row) => ({ labels: labels.get(row.fp) ?? {}, tsNs: BigInt(row.ts), line: row.line }));
     },
   };

@@ -2,6 +2,7 @@ import { identifier, literal, type StorageClient } from './storage-client';
 import { upgradeInstanceSchema } from './schema';
 import { referencedAttributes, spansetFilters, type AttributeRef, type SpansetExpr } from '../../../packages/traceql/parse';
 import { filterSql, spansetSql, type SpanTable } from '../../../packages/traceql/clickhouse';
+import { dateClause } from './label-index';
 
 // The read side of traces (Tempo's API): a trace by id as OTLP resource spans, TraceQL search over the spans table
 // (packages/traceql), and the tag names and values Grafana's query builder offers.
@@ -59,8 +60,6 @@ const MAX_TAGS = 1_000;
 const NO_ROOT = '<root span not yet received>';
 const STATUS_NAMES = ['unset', 'ok', 'error'];
 
-const day = (ns: bigint) => new Date(Number((ns < 0n ? 0n : ns) / 1_000_000n)).toISOString().slice(0, 10);
-const dateClause = (range: TimeRange) => `date BETWEEN toDate('${day(range.startNs)}') AND toDate('${day(range.endNs)}')`;
 const pairs = (keys: string[], values: string[]): [string, string][] => keys.map((k, i) => [k, values[i] ?? '']);
 
 interface SpanRow {
