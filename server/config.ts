@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FailurePolicy } from './db/repositories/sign-in-failures-repository';
 import { createAddressRules, parseAllowedNetworks } from './net/address-rules';
+import { devPagesKeyFrom } from './dev/dev-pages-key';
 
 // Every setting of the platform comes from the environment, with defaults that make a fresh clone run locally.
 export interface PlatformConfig {
@@ -20,6 +21,8 @@ export interface PlatformConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   devPages: boolean;
+  /** The key the developer pages ask for (DEV_PAGES_KEY, else random per start; printed by npm start). */
+  devPagesKey: string;
   staticDir: string;
   /** Grafana's HTTP API and a service-account token: both set = HTTP mode, else local mode (docs/grafana.md). */
   grafanaUrl?: string;
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     // Developer pages (the outbox shows invitation codes and verification links) only where nobody else can reach
     // them, unless asked for by name.
     devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production' && isLoopbackHost(host),
+    devPagesKey: devPagesKeyFrom(env),
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     grafanaUrl: env.GRAFANA_URL || undefined,
     grafanaToken: env.GRAFANA_TOKEN || undefined,

@@ -212,13 +212,13 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
       const running = await lockAccountManagedClusters(tx, project);
       const existing = (await lockProjectClusters(tx, project.id)).filter((r) => r.status !== 'deleting');
       if (!hasPaymentMethod && existing.length > 0) throw notAllowed();
+      if (existing.some((r) => r.name === body.name)) throw new ValidationError({ name: ['A cluster with this name already exists in this project.'] });
       if (running >= cap) {
         throw conflict(
           ClusterMessage.clusterLimitReached,
           `Your ${project.organization_id === null ? 'account' : 'organization'} can run at most ${cap} managed ClickHouse cluster${cap === 1 ? '' : 's'} at a time${hasPaymentMethod ? '' : ' without a payment method'}. Delete a cluster first${hasPaymentMethod ? '' : ', or add a payment method'}.`,
         );
       }
-      if (existing.some((r) => r.name === body.name)) throw new ValidationError({ name: ['A cluster with this name already exists in this project.'] });
       const inserted = await insertCluster(tx, {
         project_id: project.id,
         integration_id: integration.id,
