@@ -83,7 +83,9 @@ export const DEFAULT_DISK_NAME = 'default';
 export const DEFAULT_DISK_SIZE = 150;
 export const DEFAULT_MACHINES: Record<Provider, string> = { aws: 'm5_large', gcp: 'n2_standard_2' };
 /** Usernames the platform keeps for itself and the products that connect to a cluster. */
-export const RESERVED_ADMIN_USERS = ['default', 'clickhouse', 'grafana', 'qryn', 'hepic', 'loggen'] as const;
+// platform_internal is the platform's own user on every managed server (health checks, metrics, distributed queries):
+// a customer admin of that name would replace it in users.xml.
+export const RESERVED_ADMIN_USERS = ['default', 'clickhouse', 'grafana', 'qryn', 'hepic', 'loggen', 'platform_internal'] as const;
 
 export const UNIT_BYTES = { GB: 1e9, TB: 1e12, GiB: 1.073741824e9, TiB: 1.099511627776e12 } as const;
 export type UnitType = 'Decimal' | 'Binary';

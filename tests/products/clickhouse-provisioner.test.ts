@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../server/db/database';
 import { insertCluster, replaceProcesses } from '../../server/db/repositories/clickhouse-repository';
 import { clickhouseExec, clickhouseQuery, ClickhouseError } from '../../server/products/clickhouse/clickhouse-http';
 import { createLocalProvisioner, type LocalProvisioner } from '../../server/products/clickhouse/local-provisioner';
-import { isAlive } from '../../server/products/clickhouse/process-supervisor';
+import { isAlive } from '../../server/processes/server-supervisor';
 import { ProvisionError, type ClusterPlan } from '../../server/products/clickhouse/provisioner';
 
 // Real clickhouse-server processes (Debian's 18.16): a two-shard cluster is created, used over HTTP with the admin
@@ -131,20 +131,25 @@ describe('local provisioner (real clickhouse-server)', () => {
     await waitFor(async () => clickhouseExec(admin, 'SELECT 1').then(() => true, () => false));
   });
 
-  it('a new provisioner (platform restart after a crash) adopts the running servers instead of starting new ones', async () => {
+  it('a new provisioner (platform restart) replaces the servers left running: stopped, started again on the same ports with the data', async () => {
     const before = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1 ORDER BY idx', [plan.clusterId]);
     const second = createLocalProvisioner({ db, root: path.join(dir, 'clickhouse') });
     const failures = await second.restore([plan]);
     expect(failures).toEqual([]);
     const after = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1 ORDER BY idx', [plan.clusterId]);
-    expect(after).toEqual(before);
+    for (let i = 0; i < before.length; i++) expect(after[i].pid).not.toBe(before[i].pid);
+    for (const { pid } of before) await waitFor(async () => !isAlive(pid), 5_000);
     // The data survived: both shards still hold their rows.
     const [node] = await second.nodes(plan.clusterId);
     const rows = await clickhouseQuery<{ c: string }>({ host: node.host, port: node.httpPort, user: 'admin_one', password }, "SELECT count() AS c FROM cluster('twoshards', default, events)");
     expect(Number(rows[0].c)).toBe(4);
-    // close() of the adopting provisioner stops them; a restore then starts them again on the same ports.
+    // The first provisioner does not start its servers again on folders the second one runs.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const still = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1 ORDER BY idx', [plan.clusterId]);
+    expect(still).toEqual(after);
+    // close() of the second provisioner stops them; a restore then starts them again on the same ports.
     await second.close();
-    for (const { pid } of before) expect(isAlive(pid)).toBe(false);
+    for (const { pid } of after) await waitFor(async () => !isAlive(pid), 5_000);
     expect(await provisioner.restore([plan])).toEqual([]);
     expect(await provisioner.healthy(plan.clusterId)).toBe(true);
   });
@@ -176,7 +181,8 @@ describe('local provisioner (real clickhouse-server)', () => {
       expect(await portOpen(n.httpPort)).toBe(false);
       expect(await portOpen(n.tcpPort)).toBe(false);
     }
-    for (const { pid } of pids) expect(isAlive(pid)).toBe(false);
+    // Gone (a zombie waits a moment for init to reap it).
+    for (const { pid } of pids) await waitFor(async () => !isAlive(pid), 5_000);
     expect(existsSync(path.join(dir, 'clickhouse', String(plan.clusterId)))).toBe(false);
   });
 });

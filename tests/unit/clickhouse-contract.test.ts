@@ -104,7 +104,7 @@ describe('managed cluster rules (spec §5), one case per message', () => {
 
   it('admin user and password', () => {
     expect(errorsOf(valid({ admin_user: 'adm' })).admin_user).toEqual([ClusterMessage.adminUserTooShort]);
-    for (const reserved of ['default', 'Grafana', 'clickhouse']) expect(errorsOf(valid({ admin_user: reserved })).admin_user).toEqual([ClusterMessage.adminUserNotAllowed]);
+    for (const reserved of ['default', 'Grafana', 'clickhouse', 'platform_internal', 'Platform_Internal']) expect(errorsOf(valid({ admin_user: reserved })).admin_user).toEqual([ClusterMessage.adminUserNotAllowed]);
     expect(errorsOf(valid({ admin_user: 'ad<min>' })).admin_user).toEqual([ClusterMessage.adminUserPattern]);
     expect(errorsOf(valid({ admin_password: 'short', confirm_password: 'short' })).admin_password).toEqual([ClusterMessage.adminPasswordTooShort]);
     expect(errorsOf(valid({ confirm_password: 'Secret1234' })).confirm_password).toEqual([ClusterMessage.passwordMismatch]);

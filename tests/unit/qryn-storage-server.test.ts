@@ -38,7 +38,7 @@ describe('the shared storage server', () => {
     const server = await startStorageServer({ dir });
     try {
       expect(await readFile(path.join(dir, 'config.xml'), 'utf8')).toMatch(/^<\?xml[^>]*>\s*<!--[^>]*-->\s*<yandex>/);
-      expect(JSON.parse(await readFile(path.join(dir, 'server.json'), 'utf8')).pid).toBe(server.pid);
+      expect(JSON.parse(await readFile(path.join(dir, 'supervisor.json'), 'utf8')).server.pid).toBe(server.pid);
       const answer = await fetch(`${server.url}/?query=SELECT%20version()`, { headers: { 'X-ClickHouse-User': server.user, 'X-ClickHouse-Key': server.password } });
       expect((await answer.text()).trim()).toMatch(/^\d+\.\d+/);
       const wrong = await fetch(`${server.url}/?query=SELECT%201`, { headers: { 'X-ClickHouse-User': server.user, 'X-ClickHouse-Key': 'wrong' } });
@@ -69,11 +69,88 @@ describe('the shared storage server', () => {
     const second = await startStorageServer({ dir });
     try {
       expect(second.pid).not.toBe(first.pid);
-      expect(alive(first.pid)).toBe(false);
+      expect(await waitFor(() => !alive(first.pid), 5_000)).toBe(true);
       expect(await second.ping()).toBe(true);
+      // The first platform's supervisor does not start it again on the folder the second one runs.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await second.ping()).toBe(true);
+      expect(JSON.parse(await readFile(path.join(dir, 'supervisor.json'), 'utf8')).server.pid).toBe(second.pid);
     } finally {
       await second.close();
       await first.close();
+    }
+  });
+});
+
+describe('the storage server under the supervisor (fault injection)', () => {
+  const pingAs = (endpoint: { url: string; user: string; password: string }) =>
+    fetch(`${endpoint.url}/?query=SELECT%201`, { headers: { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password }, signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+  const waitForAsync = async (check: () => Promise<boolean>, ms: number) => {
+    const until = Date.now() + ms;
+    while (!(await check()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    return check();
+  };
+
+  it('a storage server killed with SIGKILL is back within seconds, on the same endpoint', async () => {
+    const dir = await freshDir();
+    const server = await startStorageServer({ dir, restart: { initialDelayMs: 200 } });
+    try {
+      const before = server.pid;
+      process.kill(before, 'SIGKILL');
+      const started = Date.now();
+      expect(await waitForAsync(async () => server.pid !== before && (await server.ping()), 20_000)).toBe(true);
+      console.log(`[measure] storage server back ${Date.now() - started} ms after SIGKILL`);
+      expect(alive(before)).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a paused (SIGSTOP) storage server is killed and restarted by the liveness probe', async () => {
+    const dir = await freshDir();
+    const server = await startStorageServer({ dir, restart: { initialDelayMs: 200 }, liveness: { intervalMs: 300, failures: 3 } });
+    try {
+      const before = server.pid;
+      // The probe counts once the server has answered it.
+      await new Promise((r) => setTimeout(r, 500));
+      process.kill(before, 'SIGSTOP');
+      expect(await waitForAsync(async () => server.pid !== before && (await server.ping()), 30_000)).toBe(true);
+      expect(await waitFor(() => !alive(before), 5_000)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('SYSTEM SHUTDOWN on the storage server leaves the platform process running, and the server comes back', async () => {
+    const dir = await freshDir();
+    const child = fork(path.join(import.meta.dirname, '../support/storage-server-child.ts'), [dir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    try {
+      const started = await new Promise<{ pid: number; url: string; user: string; password: string }>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as { pid: number; url: string; user: string; password: string }));
+        child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      // ClickHouse 18.16 answers SYSTEM SHUTDOWN with kill(0, SIGTERM): its whole process group.
+      await fetch(`${started.url}/`, { method: 'POST', body: 'SYSTEM SHUTDOWN', headers: { 'X-ClickHouse-User': started.user, 'X-ClickHouse-Key': started.password } }).catch(() => undefined);
+      expect(await waitFor(() => !alive(started.pid), 20_000)).toBe(true);
+      expect(exited).toBe(false);
+      const pong = await new Promise<{ pid: number }>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as { pid: number }));
+        child.send('ping');
+        setTimeout(() => reject(new Error('no answer from the platform process')), 5_000);
+      });
+      expect(pong.pid).toBeGreaterThan(0);
+      expect(await waitForAsync(() => pingAs(started), 20_000)).toBe(true);
+    } finally {
+      if (!exited) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await gone;
+      }
     }
   });
 });

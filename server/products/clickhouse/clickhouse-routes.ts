@@ -260,7 +260,13 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const { project } = await enabledProject(caller, query);
     await requireWritable(caller);
     const row = await clusterOr404(project.id, { id: cluster_id });
-    if (row.status === 'creating') throw conflict('The cluster is being created', 'A cluster cannot be deleted while it is being created. Try again when it is active or failed.');
+    if (row.status === 'creating') {
+      // Only while its job is still queued or running: a row left `creating` by a job that ended can be deleted.
+      const job = await ctx.jobs.latest(clusterSubject(row.id));
+      if (job && (job.status === 'queued' || job.status === 'running')) {
+        throw conflict('The cluster is being created', 'A cluster cannot be deleted while it is being created. Try again when it is active or failed.');
+      }
+    }
     if (row.is_external) {
       await ctx.db.query('DELETE FROM clickhouse_clusters WHERE id = $1', [row.id]);
       sendJson(res, 200, { message: `The cluster ${row.name} has been disconnected.` });
@@ -276,19 +282,26 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const { project } = await enabledProject(caller, query);
     await requireWritable(caller);
     const body = decodeOrThrow(IpSafeListBody, await readBody(req));
-    const row = await clusterOr404(project.id, { id: cluster_id });
-    if (row.is_external) throw badRequest('The IP safe list of an external cluster cannot be changed here', 'An external cluster runs on your own servers: change its allowed networks there.');
-    if (row.status !== 'active') throw conflict('The cluster is not active', 'The IP safe list can be changed once the cluster is active.');
+    const found = await clusterOr404(project.id, { id: cluster_id });
+    if (found.is_external) throw badRequest('The IP safe list of an external cluster cannot be changed here', 'An external cluster runs on your own servers: change its allowed networks there.');
     const entries = body.ip_list.map((s) => s.trim()).filter((s) => s !== '');
-    const list = body.replace ? [...new Set(entries)] : [...new Set([...row.ip_safe_list, ...entries])];
-    await setIpSafeList(ctx.db, row.id, list);
-    try {
-      await backend.provisioner.applyIpSafeList({ ...planOf(row), ipSafeList: list });
-    } catch (error) {
-      // Leave the data as it was when the servers could not be given the new list.
-      await setIpSafeList(ctx.db, row.id, row.ip_safe_list);
-      throw error;
-    }
+    // One change of this cluster at a time, each from the row as the previous change left it (a merge would
+    // otherwise start from a stale list, and the files of one change could overtake another's).
+    const { row, list } = await backend.serialize(found.id, async () => {
+      const row = await clusterOr404(project.id, { id: cluster_id });
+      if (row.status !== 'active') throw conflict('The cluster is not active', 'The IP safe list can be changed once the cluster is active.');
+      const list = body.replace ? [...new Set(entries)] : [...new Set([...row.ip_safe_list, ...entries])];
+      await setIpSafeList(ctx.db, row.id, list);
+      try {
+        await backend.provisioner.applyIpSafeList({ ...planOf(row), ipSafeList: list });
+      } catch (error) {
+        // Leave the data and the files as they were when the servers could not be given the new list.
+        await setIpSafeList(ctx.db, row.id, row.ip_safe_list);
+        await backend.provisioner.applyIpSafeList(planOf(row)).catch(() => undefined);
+        throw error;
+      }
+      return { row, list };
+    });
     sendJson(res, 200, { message: 'The IP safe list has been updated.', cluster: toClusterResponse({ ...row, ip_safe_list: list }) });
   });
 
@@ -327,7 +340,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const caller = requireCaller(await scope.caller());
     const row = await readableCluster(caller, query, params.name);
     const { nodes, targets } = await targetsOf(row);
-    const metadata = await unreachableAs502(() => readMetadata(nodes, targets.map((t) => t.endpoint), { shards: row.shards, replicas: row.replicas }));
+    const metadata = await unreachableAs502(row, () => readMetadata(nodes, targets.map((t) => t.endpoint), { shards: row.shards, replicas: row.replicas }));
     sendJson(res, 200, metadata);
   });
 
@@ -342,7 +355,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const wanted = parseList(q.nodes ?? '');
     const { targets } = await targetsOf(row);
     const selected = wanted.length > 0 ? targets.filter((t) => wanted.includes(t.host)) : targets;
-    const metrics = await unreachableAs502(() => readMetrics(selected, { start, end, databases: parseList(q.databases ?? ''), excludeUser: row.is_external ? null : INTERNAL_USER }));
+    const metrics = await unreachableAs502(row, () => readMetrics(selected, { start, end, databases: parseList(q.databases ?? ''), excludeUser: row.is_external ? null : INTERNAL_USER }));
     sendJson(res, 200, metrics);
   });
 }
@@ -353,12 +366,17 @@ const parseList = (text: string) =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
-async function unreachableAs502<T>(read: () => Promise<T>): Promise<T> {
+/**
+ * A cluster that did not answer: 502. For an external cluster ClickHouse's own message is the customer's server
+ * talking; for a managed one it would name the platform's internal user and paths, so only its code is passed on.
+ */
+async function unreachableAs502<T>(row: ClusterRow, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof ClickhouseError) throw new ApiError(502, 'We encountered an error while fetching some data.', `The cluster did not answer: ${error.message}`);
-    throw error;
+    if (!(error instanceof ClickhouseError)) throw error;
+    const detail = row.is_external ? error.message : error.code === 0 ? 'a server of the cluster is not running.' : `ClickHouse error code ${error.code}.`;
+    throw new ApiError(502, 'We encountered an error while fetching some data.', `The cluster did not answer: ${detail}`);
   }
 }
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import type { Queryable } from '../../db/database';
 import { countAllProcesses, listNodes, listProcesses, replaceProcesses, setProcessPid, type ProcessRow } from '../../db/repositories/clickhouse-repository';
-import { answersSelectOne, clickhouseExec } from './clickhouse-http';
-import { ProcessSupervisor } from './process-supervisor';
+import { ServerSupervisor, type ExitReport } from '../../processes/server-supervisor';
+import { answersSelectOne, clickhouseExec, ClickhouseError } from './clickhouse-http';
 import type { ClusterPlan, ClusterProvisioner, NodeEndpoint, ProvisionOptions } from './provisioner';
 import { ProvisionError } from './provisioner';
 import { renderConfigXml, renderUsersXml, type RemoteReplica } from './server-config';
@@ -13,8 +13,15 @@ import { renderConfigXml, renderUsersXml, type RemoteReplica } from './server-co
 // Managed clusters as real clickhouse-server processes on this machine, one per node up to a cap (see
 // docs/clickhouse.md "Local cap"): a cluster gets at most maxProcessesPerCluster processes and the machine at most
 // maxProcesses; nodes beyond the cap share a process and get their own database there, which remote_servers names
-// as the node's default database. Every process has its own ports (chosen free), folder
-// (DATA_DIR/clickhouse/<cluster id>/node-<n>) and config, and listens on 127.0.0.1 only.
+// as the node's default database. Every process has its own ports (chosen free, unique in clickhouse_processes),
+// folder (DATA_DIR/clickhouse/<cluster id>/node-<n>) and config, and listens on 127.0.0.1 only.
+//
+// The servers run under the platform's server supervisor (server/processes/server-supervisor.ts): each in a
+// process group of its own (a customer's SYSTEM SHUTDOWN stops only that server), under a watchdog that stops it
+// when the platform is gone, restarted with backoff when it exits or stops answering. The events (down, back, given
+// up) go to the back end, which records them on the cluster row.
+
+export const CLICKHOUSE_SERVER_BIN = process.env.CLICKHOUSE_SERVER_BIN ?? '/usr/sbin/clickhouse-server';
 
 export const LOCAL_HOST = '127.0.0.1';
 /** The platform's own ClickHouse user on managed servers (loopback only). */
@@ -29,13 +36,34 @@ export interface LocalProvisionerOptions {
   /** How long a server may take to answer after it was started. */
   startTimeoutMs?: number;
   log?: (message: string) => void;
+  /** The spawn seam: put in front of a cluster's server command (e.g. ['ip', 'netns', 'exec', 'ch-12']). */
+  wrap?: (clusterId: number) => readonly string[] | undefined;
+  /** Supervision settings (tests shorten them). */
+  restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
+  liveness?: { intervalMs?: number; failures?: number };
+  events?: ServerEvents;
+}
+
+/** What the supervisor reports about a cluster's servers after they were started. */
+export interface ServerEvents {
+  /** A node's server exited or stopped answering; report.restarting says whether it is being started again. */
+  down?(clusterId: number, node: number, report: ExitReport): Promise<void>;
+  /** A restarted server answers again. */
+  recovered?(clusterId: number, node: number): Promise<void>;
+  /** Asked before a restart: false when the cluster no longer exists or should not run (then its folder goes). */
+  shouldRun?(clusterId: number): Promise<boolean>;
 }
 
 export interface LocalProvisioner extends ClusterProvisioner {
   readonly maxProcessesPerCluster: number;
   readonly maxProcesses: number;
-  /** Platform start: restarts (or adopts) the servers of these clusters; answers which ones did not come up. */
-  restore(plans: readonly ClusterPlan[]): Promise<{ clusterId: number; reason: string }[]>;
+  /**
+   * Platform start: starts the servers of these clusters again (a server left running by an earlier platform is
+   * stopped first), `concurrency` clusters at a time; answers which ones did not come up.
+   */
+  restore(plans: readonly ClusterPlan[], concurrency?: number): Promise<{ clusterId: number; reason: string }[]>;
+  /** Whether the supervisor currently runs every server process of the cluster. */
+  running(clusterId: number): Promise<boolean>;
   /** Stops and removes the folders of clusters that no longer exist (e.g. their project was deleted). */
   removeOrphans(knownClusterIds: ReadonlySet<number>): Promise<void>;
   /** Whether every server process of the cluster answers. */
@@ -43,15 +71,33 @@ export interface LocalProvisioner extends ClusterProvisioner {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, LOCAL_HOST, () => {
+/**
+ * `count` ports the OS hands out as free, held together while they are chosen (so HTTP and TCP never get the same
+ * one) and none of them already recorded for another server in clickhouse_processes (a stopped server keeps its
+ * ports; unique indexes guard the rest, migration 1700). A port can still be taken by an unrelated program between
+ * this choice and the server's bind: the server then fails to start with "Address already in use", which is the
+ * reason the cluster reports.
+ */
+async function freePorts(db: Queryable, count: number): Promise<number[]> {
+  const used = new Set((await db.query<{ port: number }>('SELECT http_port AS port FROM clickhouse_processes UNION SELECT tcp_port FROM clickhouse_processes')).map((r) => r.port));
+  const held: Server[] = [];
+  const ports: number[] = [];
+  try {
+    while (ports.length < count) {
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, LOCAL_HOST, () => resolve());
+      });
+      held.push(server);
       const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
+      if (!used.has(port)) ports.push(port);
+      if (held.length > count + 50) throw new Error('No free ports for a ClickHouse server.');
+    }
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+  return ports;
 }
 
 /** Where managed clusters keep their folders: DATA_DIR/clickhouse. */
@@ -78,7 +124,10 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
   const maxProcessesPerCluster = options.maxProcessesPerCluster ?? 4;
   const maxProcesses = options.maxProcesses ?? 12;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const supervisor = new ProcessSupervisor(log);
+  const supervisor = new ServerSupervisor(log);
+  const events = options.events ?? {};
+  /** Renders of one cluster's files run one after the other (concurrent safe-list changes). */
+  const renderQueue = new Map<number, Promise<unknown>>();
 
   const internalPassword = (clusterId: number) => readInternalSecret(root, clusterId);
 
@@ -89,7 +138,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
    */
   async function writeAtomic(file: string, text: string): Promise<void> {
     const before = await stat(file).catch(() => undefined);
-    const tmp = `${file}.${process.pid}.tmp`;
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(tmp, text, { mode: 0o600 });
     await rename(tmp, file);
     if (before) {
@@ -98,7 +147,17 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     }
   }
 
-  async function renderAll(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {
+  function renderAll(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {
+    const previous = renderQueue.get(plan.clusterId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => renderNow(plan, processes));
+    renderQueue.set(plan.clusterId, next);
+    void next.finally(() => {
+      if (renderQueue.get(plan.clusterId) === next) renderQueue.delete(plan.clusterId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  async function renderNow(plan: ClusterPlan, processes: readonly ProcessRow[]): Promise<void> {
     if (processes.length === 0) return;
     const nodes = await listNodes(db, plan.clusterId);
     const byIdx = new Map(processes.map((p) => [p.idx, p]));
@@ -135,11 +194,36 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     return last.replace(/^.*?<(Error|Fatal)>\s*/, '').split(', Stack trace')[0].split(', e.what()')[0].slice(0, 300);
   }
 
-  /** Starts (or adopts) one process and waits until it answers SELECT 1. */
-  async function startProcess(clusterId: number, p: ProcessRow, credentials: { user: string; password: string }, signal?: AbortSignal): Promise<void> {
-    const running = await supervisor.ensureRunning(p.data_dir);
-    await setProcessPid(db, clusterId, p.idx, running.pid);
-    const endpoint = { host: LOCAL_HOST, port: p.http_port, ...credentials };
+  /** The supervisor's description of one server process of a cluster. */
+  function specOf(clusterId: number, p: ProcessRow, internal: { user: string; password: string }) {
+    const configPath = path.join(p.data_dir, 'config.xml');
+    const endpoint = { host: LOCAL_HOST, port: p.http_port, ...internal };
+    return {
+      name: `cluster ${clusterId} node ${p.idx + 1}`,
+      dir: p.data_dir,
+      command: CLICKHOUSE_SERVER_BIN,
+      args: [`--config-file=${configPath}`],
+      identity: configPath,
+      wrap: options.wrap?.(clusterId),
+      probe: () => answersSelectOne(endpoint, 1_000),
+      liveness: options.liveness,
+      restart: { readyTimeoutMs: startTimeoutMs, ...options.restart },
+      onPid: (pid: number) => setProcessPid(db, clusterId, p.idx, pid).catch(() => undefined),
+      onExit: (report: ExitReport) => events.down?.(clusterId, p.idx + 1, report),
+      onRecovered: () => events.recovered?.(clusterId, p.idx + 1),
+      beforeRestart: async () => (events.shouldRun ? events.shouldRun(clusterId) : true),
+    };
+  }
+
+  /**
+   * Starts one process under the supervisor and waits until it answers SELECT 1 as the platform's own user (from
+   * 127.0.0.1, whatever the customer's IP safe list). Then, when the admin password is known, checks it once: a
+   * wrong one fails the cluster; a refusal of this machine's address by the safe list is no failure.
+   */
+  async function startProcess(clusterId: number, p: ProcessRow, admin: { user: string; password: string } | undefined, signal?: AbortSignal): Promise<void> {
+    const internal = { user: INTERNAL_USER, password: await internalPassword(clusterId) };
+    await supervisor.start(specOf(clusterId, p, internal));
+    const endpoint = { host: LOCAL_HOST, port: p.http_port, ...internal };
     const deadline = Date.now() + startTimeoutMs;
     while (!(await answersSelectOne(endpoint, 1_000))) {
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
@@ -151,6 +235,19 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
         throw new ProvisionError(`Node ${p.idx + 1} (port ${p.http_port}) did not answer SELECT 1 within ${Math.round(startTimeoutMs / 1000)} s.`);
       }
       await new Promise((r) => setTimeout(r, 150));
+    }
+    if (!admin) return;
+    try {
+      await clickhouseExec({ host: LOCAL_HOST, port: p.http_port, ...admin }, 'SELECT 1');
+    } catch (error) {
+      if (!(error instanceof ClickhouseError)) throw error;
+      // 195: the IP safe list does not admit this machine's address; the admin's password cannot be tried from here.
+      if (error.code === 195) {
+        log(`[clickhouse] cluster ${clusterId} node ${p.idx + 1}: the IP safe list refuses 127.0.0.1, the admin password was not tried`);
+        return;
+      }
+      if (error.code === 193 || error.code === 192 || error.code === 516) throw new ProvisionError(`Node ${p.idx + 1} (port ${p.http_port}) does not accept the admin user's credentials.`);
+      throw new ProvisionError(`Node ${p.idx + 1} (port ${p.http_port}) refused the admin user: code ${error.code}.`);
     }
   }
 
@@ -175,8 +272,9 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
         const count = Math.min(nodeCount, maxProcessesPerCluster, maxProcesses - others);
         if (count < 1) throw new ProvisionError(`This machine already runs its maximum of ${maxProcesses} ClickHouse servers; delete a cluster first.`);
         const rows: Omit<ProcessRow, 'cluster_id'>[] = [];
+        const ports = await freePorts(db, 2 * count);
         for (let idx = 0; idx < count; idx++) {
-          rows.push({ idx, http_port: await freePort(), tcp_port: await freePort(), data_dir: path.join(clusterDir(root, plan.clusterId), `node-${idx + 1}`), pid: null });
+          rows.push({ idx, http_port: ports[2 * idx], tcp_port: ports[2 * idx + 1], data_dir: path.join(clusterDir(root, plan.clusterId), `node-${idx + 1}`), pid: null });
         }
         const nodes = [];
         for (let s = 1; s <= plan.shards; s++) {
@@ -189,12 +287,12 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
         processes = await listProcesses(db, plan.clusterId);
       }
       await renderAll(plan, processes);
-      const credentials = opts.adminPassword ? { user: plan.adminUser, password: opts.adminPassword } : { user: INTERNAL_USER, password: await internalPassword(plan.clusterId) };
+      const admin = opts.adminPassword ? { user: plan.adminUser, password: opts.adminPassword } : undefined;
       let done = 0;
       await opts.progress?.(0, processes.length);
       // One at a time: the machine has few cores, and a start is under a second when it is not contended.
       for (const p of processes) {
-        await startProcess(plan.clusterId, p, credentials, opts.signal);
+        await startProcess(plan.clusterId, p, admin, opts.signal);
         await opts.progress?.(++done, processes.length);
       }
       const nodes = await endpoints(plan.clusterId);
@@ -215,6 +313,11 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n), 'kill')));
     },
 
+    async running(clusterId) {
+      const processes = await listProcesses(db, clusterId);
+      return processes.length > 0 && processes.every((p) => supervisor.running(p.data_dir));
+    },
+
     async destroy(clusterId) {
       await provisioner.stop(clusterId);
       await rm(clusterDir(root, clusterId), { recursive: true, force: true });
@@ -226,18 +329,21 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       return { user: INTERNAL_USER, password: await internalPassword(clusterId) };
     },
 
-    async restore(plans) {
+    async restore(plans, concurrency = 3) {
       const failures: { clusterId: number; reason: string }[] = [];
-      for (const plan of plans) {
-        try {
-          const processes = await listProcesses(db, plan.clusterId);
-          await renderAll(plan, processes);
-          const internal = { user: INTERNAL_USER, password: await internalPassword(plan.clusterId) };
-          for (const p of processes) await startProcess(plan.clusterId, p, internal);
-        } catch (error) {
-          failures.push({ clusterId: plan.clusterId, reason: error instanceof Error ? error.message : String(error) });
+      const queue = [...plans];
+      const worker = async () => {
+        for (let plan = queue.shift(); plan; plan = queue.shift()) {
+          try {
+            const processes = await listProcesses(db, plan.clusterId);
+            await renderAll(plan, processes);
+            for (const p of processes) await startProcess(plan.clusterId, p, undefined);
+          } catch (error) {
+            failures.push({ clusterId: plan.clusterId, reason: error instanceof Error ? error.message : String(error) });
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
       return failures;
     },
 

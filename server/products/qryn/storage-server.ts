@@ -1,16 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { ServerSupervisor } from '../../processes/server-supervisor';
 
 // The platform's shared storage: one ClickHouse server process under DATA_DIR/storage, configured by the platform
-// (Debian's clickhouse-server 18.16: config root <yandex>), started as a child of the platform and stopped with it.
-// The server runs under a small shell watchdog that stops it when the platform process is gone, even when the
-// platform was killed with SIGKILL, so it never outlives the platform. A pid file records the server: a start that
-// finds a server left running by an earlier platform (its watchdog killed too) stops it and starts a fresh one on
-// the same data.
+// (Debian's clickhouse-server 18.16: config root <yandex>). It runs under the platform's server supervisor
+// (server/processes/server-supervisor.ts): in a process group of its own, under a watchdog that stops it when the
+// platform process is gone (even after SIGKILL), restarted with backoff on the same ports when it exits or stops
+// answering. server.json records the ports and password, so a restart of the platform reuses them; a server left
+// running by an earlier platform is stopped first (after checking it really is that server).
 
 export const CLICKHOUSE_BINARY = process.env.CLICKHOUSE_SERVER_BIN ?? '/usr/sbin/clickhouse-server';
 
@@ -22,13 +22,13 @@ export interface StorageEndpoint {
 }
 
 export interface StorageServer extends StorageEndpoint {
-  pid: number;
+  /** The server's current pid (a new one after each restart). */
+  readonly pid: number;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 interface StateFile {
-  pid: number;
   httpPort: number;
   tcpPort: number;
   password: string;
@@ -36,81 +36,67 @@ interface StateFile {
 
 const USER = 'platform';
 const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 15_000;
 
-export async function startStorageServer(options: { dir: string; log?: (message: string) => void; binary?: string }): Promise<StorageServer> {
+export interface StorageServerOptions {
+  dir: string;
+  log?: (message: string) => void;
+  binary?: string;
+  /** Restart backoff (tests shorten it). */
+  restart?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Liveness probe interval (ms) and failures before a restart. */
+  liveness?: { intervalMs?: number; failures?: number };
+}
+
+export async function startStorageServer(options: StorageServerOptions): Promise<StorageServer> {
   const dir = path.resolve(options.dir);
   const log = options.log ?? (() => undefined);
   await mkdir(dir, { recursive: true });
   const stateFile = path.join(dir, 'server.json');
-  const previous = await readState(stateFile);
-  // Only a process that really is this folder's server (a pid can be reused by anything after a reboot).
-  if (previous && isAlive(previous.pid) && (await commandLine(previous.pid)).includes(path.join(dir, 'config.xml'))) {
-    log(`[storage] stopping the ClickHouse server left by an earlier platform (pid ${previous.pid})`);
-    await stopPid(previous.pid);
-  }
   const binary = options.binary ?? CLICKHOUSE_BINARY;
   if (!existsSync(binary)) throw new Error(`ClickHouse server not found at ${binary} (scripts/install-clickhouse.sh installs it).`);
+  const previous = await readState(stateFile);
   const password = previous?.password ?? randomBytes(18).toString('base64url');
   const [httpPort, tcpPort] = await freePorts(2);
-  const configFile = await renderConfig(dir, { httpPort, tcpPort, password });
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, binary, `--config-file=${configFile}`, String(process.pid)], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4_000);
-  });
-  let early: number | null | undefined;
-  child.once('exit', (code) => (early = code));
-  // The watchdog prints the server's pid first.
-  const pid = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = /^(\d+)\n/.exec(out);
-      if (line) resolve(Number(line[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`ClickHouse server could not be started (code ${code}): ${stderr.trim().slice(-1_000)}`)));
-  });
-  const state: StateFile = { pid, httpPort, tcpPort, password };
+  const state: StateFile = { httpPort, tcpPort, password };
+  const configFile = await renderConfig(dir, state);
   await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
   const endpoint = endpointOf(state);
+  const supervisor = new ServerSupervisor(log);
+  let lastError = '';
+  const pid = await supervisor.start({
+    name: 'storage server',
+    dir,
+    command: binary,
+    args: [`--config-file=${configFile}`],
+    identity: configFile,
+    probe: () => pingWith(endpoint),
+    liveness: options.liveness,
+    restart: { ...options.restart, readyTimeoutMs: START_TIMEOUT_MS, maxAttempts: Number.MAX_SAFE_INTEGER, maxDelayMs: options.restart?.maxDelayMs ?? 30_000 },
+    onExit: (report) => {
+      lastError = report.reason;
+    },
+  });
   const until = Date.now() + START_TIMEOUT_MS;
   while (!(await pingWith(endpoint))) {
-    if (early !== undefined) {
+    if (!supervisor.running(dir) || Date.now() > until) {
+      const detail = (await lastLogLines(dir)) || lastError;
+      await supervisor.close();
       await rm(stateFile, { force: true });
-      throw new Error(`ClickHouse server exited while starting (code ${early}): ${stderr.trim().slice(-1_000)}`);
-    }
-    if (Date.now() > until) {
-      child.kill('SIGTERM');
-      await rm(stateFile, { force: true });
-      throw new Error(`ClickHouse server did not answer within ${START_TIMEOUT_MS / 1000} s: ${stderr.trim().slice(-1_000)}`);
+      throw new Error(`ClickHouse server ${Date.now() > until ? `did not answer within ${START_TIMEOUT_MS / 1000} s` : 'exited while starting'}: ${detail}`);
     }
     await sleep(150);
   }
   log(`[storage] ClickHouse server pid ${pid} on ${endpoint.url}`);
-  return handle(endpoint, pid, child, stateFile);
-}
-
-function handle(endpoint: StorageEndpoint, pid: number, watchdog: ChildProcess, stateFile: string): StorageServer {
   let closing: Promise<void> | undefined;
   return {
     ...endpoint,
-    pid,
+    get pid() {
+      return supervisor.pid(dir) ?? pid;
+    },
     ping: () => pingWith(endpoint),
     close() {
       closing ??= (async () => {
-        if (watchdog.exitCode === null && watchdog.signalCode === null) {
-          const gone = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
-          // The watchdog stops the server (SIGTERM, then SIGKILL after 15 s) and exits.
-          watchdog.kill('SIGTERM');
-          const timer = setTimeout(() => watchdog.kill('SIGKILL'), STOP_TIMEOUT_MS + 5_000);
-          await gone;
-          clearTimeout(timer);
-        }
-        await stopPid(pid);
+        await supervisor.close();
         await rm(stateFile, { force: true });
       })();
       return closing;
@@ -118,23 +104,12 @@ function handle(endpoint: StorageEndpoint, pid: number, watchdog: ChildProcess, 
   };
 }
 
-// $0 is the server binary, $1 its config argument, $2 the platform's pid. Prints the server's pid, then waits:
-// when the platform is gone or a TERM arrives, stops the server; exits when the server has exited.
-const WATCHDOG = `
-"$0" "$1" &
-server=$!
-echo "$server"
-stop() {
-  kill -TERM "$server" 2>/dev/null
-  i=0
-  while kill -0 "$server" 2>/dev/null && [ "$i" -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
-  kill -KILL "$server" 2>/dev/null
-  exit 0
+/** The last error lines of the server's own log and of its standard output (e.g. a config it cannot read). */
+async function lastLogLines(dir: string): Promise<string> {
+  const read = (file: string) => readFile(path.join(dir, file), 'utf8').catch(() => '');
+  const text = `${await read('log/clickhouse-server.err.log')}\n${await read('stdout.log')}`;
+  return text.trim().split('\n').slice(-5).join('\n').slice(-1_000);
 }
-trap stop TERM INT HUP
-while kill -0 "$2" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1 & wait $!; done
-stop
-`;
 
 function endpointOf(state: StateFile): StorageEndpoint {
   return { url: `http://127.0.0.1:${state.httpPort}`, user: USER, password: state.password };
@@ -155,44 +130,9 @@ async function pingWith(endpoint: StorageEndpoint): Promise<boolean> {
 async function readState(file: string): Promise<StateFile | undefined> {
   try {
     const state = JSON.parse(await readFile(file, 'utf8')) as StateFile;
-    return Number.isInteger(state.pid) && state.pid > 0 ? state : undefined;
+    return typeof state.password === 'string' && state.password ? state : undefined;
   } catch {
     return undefined;
-  }
-}
-
-async function commandLine(pid: number): Promise<string> {
-  try {
-    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopPid(pid: number): Promise<void> {
-  if (!isAlive(pid)) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const until = Date.now() + STOP_TIMEOUT_MS;
-  while (isAlive(pid) && Date.now() < until) await sleep(100);
-  if (isAlive(pid)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
   }
 }
 
