@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderClickHouseInstallation } from '../../server/products/clickhouse/kubernetes-provisioner';
+import { renderClickHouseInstallation, renderNetworkPolicy } from '../../server/products/clickhouse/kubernetes-provisioner';
 import { networkEntry, renderConfigXml, renderUsersXml, serverLimits } from '../../server/products/clickhouse/server-config';
 
 // The production manifest against the documented shape of the Altinity operator's ClickHouseInstallation
@@ -58,6 +58,22 @@ describe('ClickHouseInstallation manifest', () => {
     const open = renderClickHouseInstallation({ ...plan, replicas: 1, ipSafeList: [] }, { namespace: 'x', zookeeperHosts: ['k'] });
     expect(open.spec.configuration.users['admin_one/networks/ip']).toEqual(['0.0.0.0/0', '::/0']);
     expect(open.spec.configuration.zookeeper).toBeUndefined();
+  });
+});
+
+describe('the NetworkPolicy next to the installation', () => {
+  it('lets the pods talk to the platform, each other, DNS and (when replicated) the Keeper only', () => {
+    const base = { clusterId: 7, name: 'prod', shards: 1, replicas: 2, adminUser: 'a', adminPasswordSha256: 'b', ipSafeList: [], version: '18.16' };
+    const policy = renderNetworkPolicy(base, { namespace: 'clusters', platformNamespace: 'platform', platformPodLabels: { app: 'platform' }, keeper: { namespace: 'keeper', podLabels: { app: 'keeper' } } });
+    expect(policy.spec.podSelector).toEqual({ matchLabels: { 'clickhouse.altinity.com/chi': 'cluster-7' } });
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    // No rule allows a destination by address (ipBlock): nothing outside these pods is reachable.
+    expect(JSON.stringify(policy)).not.toContain('ipBlock');
+    expect(policy.spec.ingress[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'platform' } }, podSelector: { matchLabels: { app: 'platform' } } }]);
+    expect(policy.spec.ingress[0].ports.map((p) => p.port)).toEqual([8123, 9000]);
+    expect(policy.spec.egress.map((rule) => rule.ports.map((p) => p.port))).toEqual([[8123, 9000, 9009], [53, 53], [2181, 9181]]);
+    const single = renderNetworkPolicy({ ...base, replicas: 1 }, { namespace: 'clusters', platformNamespace: 'platform', platformPodLabels: { app: 'platform' } });
+    expect(single.spec.egress).toHaveLength(2);
   });
 });
 
