@@ -219,8 +219,10 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     const list = await clusters();
     expect(list[0]).toMatchObject({ id: cluster.id, status: 'active', http_port: cluster.http_port });
     const admin = { host: cluster.host, port: cluster.http_port, user: 'admin_one', password };
-    const [row] = await clickhouseQuery<{ c: string }>(admin, 'SELECT count() AS c FROM default.visits');
-    expect(Number(row.c)).toBe(3);
+    // The servers are started again in the background after the platform's start (and, with network isolation, their
+    // namespace's forwarder first): wait until they answer.
+    const count = await until(() => clickhouseQuery<{ c: string }>(admin, 'SELECT count() AS c FROM default.visits').then(([row]) => Number(row.c), () => -1), (c) => c >= 0);
+    expect(count).toBe(3);
   });
 
   it('deletes the cluster: deleting, then gone; ports closed and the folder removed', async () => {

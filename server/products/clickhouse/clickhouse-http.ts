@@ -30,7 +30,9 @@ export async function clickhouseQuery<T = Record<string, unknown>>(endpoint: Cli
 }
 
 export async function clickhouseExec(endpoint: ClickhouseEndpoint, sql: string, options: { timeoutMs?: number; database?: string } = {}): Promise<string> {
-  const url = new URL(`${endpoint.secure ? 'https' : 'http'}://${endpoint.host}:${endpoint.port}/`);
+  // An IPv6 address goes in brackets in a URL.
+  const host = endpoint.host.includes(':') && !endpoint.host.startsWith('[') ? `[${endpoint.host}]` : endpoint.host;
+  const url = new URL(`${endpoint.secure ? 'https' : 'http'}://${host}:${endpoint.port}/`);
   if (options.database) url.searchParams.set('database', options.database);
   if (endpoint.rules) return guardedExec(url, endpoint, sql, options.timeoutMs ?? 5_000, endpoint.rules);
   let response: Response;

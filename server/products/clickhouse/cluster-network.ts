@@ -24,7 +24,7 @@ export type IsolationMode = 'netns' | 'off';
 
 // The host's forwarders, one per port in this process, shared by every provisioner of the process that asks for the
 // same socket (a provisioner made again after a restart in tests, before the first one is closed).
-const FORWARDERS = new Map<number, { server: net.Server; socketPath: string; users: number }>();
+const FORWARDERS = new Map<number, { server: net.Server; socketPath: string; users: number; sockets: Set<net.Socket> }>();
 
 async function openForwarder(port: number, socketPath: string): Promise<void> {
   const known = FORWARDERS.get(port);
@@ -32,7 +32,10 @@ async function openForwarder(port: number, socketPath: string): Promise<void> {
     known.users += 1;
     return;
   }
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
+    sockets.add(client);
+    client.once('close', () => sockets.delete(client));
     const upstream = net.connect(socketPath);
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
@@ -42,14 +45,17 @@ async function openForwarder(port: number, socketPath: string): Promise<void> {
     server.once('error', (error) => reject(Object.assign(error, { port })));
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  FORWARDERS.set(port, { server, socketPath, users: 1 });
+  FORWARDERS.set(port, { server, socketPath, users: 1, sockets });
 }
 
 async function closeForwarder(port: number): Promise<void> {
   const known = FORWARDERS.get(port);
   if (!known || --known.users > 0) return;
   FORWARDERS.delete(port);
-  await new Promise((resolve) => known.server.close(resolve));
+  // close() waits for open connections (an HTTP client's idle keep-alive sockets): they go with the cluster.
+  const closed = new Promise((resolve) => known.server.close(resolve));
+  for (const socket of known.sockets) socket.destroy();
+  await closed;
 }
 
 /** CLICKHOUSE_NETWORK_ISOLATION: netns (refuse to start without it), off, or auto (default: netns when root and ip exist). */
