@@ -171,11 +171,13 @@ export function createClusterNetwork(options: { mode: IsolationMode; root: strin
     },
 
     async close() {
+      // Called after the supervisor stopped every server and bridge: the namespaces are empty, and a platform start
+      // makes them again for the clusters it restores. None is left behind when the data folder goes (tests).
       for (const [id, ports] of [...forwarders]) {
         forwarders.delete(id);
         await Promise.all(ports.map(closeForwarder));
+        if (options.mode === 'netns') await run(IP, ['netns', 'delete', nameOf(id)]).catch(() => undefined);
       }
-      // The namespaces stay: a platform start restores the clusters into them; the bridges stop with the supervisor.
     },
   };
   return network;
