@@ -1,5 +1,6 @@
 import { Schema } from 'effect';
 import { IdFromString, type FieldErrors } from './common';
+import { isCommonPassword } from './common-passwords';
 
 // ClickHouse clusters (spec 001 §2 ClickHouse, §3 ClickHouse cluster and supporting data, §4 Cluster status values,
 // §5 Managed ClickHouse cluster / External cluster / IP safe list update, §7 ClickHouse, §9). The console's create
@@ -36,6 +37,8 @@ export const ClusterMessage = {
   adminUserNotAllowed: 'This username is not allowed.',
   adminUserPattern: 'The username can only have letters, digits, dots, dashes and underscores and must start with a letter.',
   adminPasswordTooShort: 'The password must be at least 8 characters.',
+  adminPasswordCommon: 'This password is one of the most common ones. Choose one that is harder to guess.',
+  adminPasswordIsUser: 'The password cannot be the username.',
   passwordMismatch: 'The password does not match.',
   ipSafeList: 'Some IP address is not valid.',
   zonesRequired: 'You need to select at least one zone.',
@@ -44,10 +47,14 @@ export const ClusterMessage = {
   zonesOnlyGcp: 'Zones can only be selected on gcp.',
   trialDefaultOnly: 'Without a payment method the cluster uses the default configuration.',
   hostRequired: 'The host is required.',
+  hostInvalid: 'The host must be a host name or an IP address, without a scheme, port or path.',
+  hostNotAllowed: 'This host is not allowed: it is a local, private or reserved address.',
+  couldNotConnect: 'We could not connect to a ClickHouse server with these settings. Check the host, the HTTP port, the secure setting, the username and the password.',
   portInvalid: 'The port must be a number of at least 1.',
   usernameRequired: 'The username is required.',
   passwordRequired: 'The password is required.',
   clusterIdRequired: 'A cluster id is needed.',
+  clusterLimitReached: 'Cluster limit reached',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -316,6 +323,8 @@ export function validateCreateCluster(body: CreateClusterBody, limits: ClusterLi
   else if ((RESERVED_ADMIN_USERS as readonly string[]).includes(user.toLowerCase())) add('admin_user', ClusterMessage.adminUserNotAllowed);
   else if (!ADMIN_USER.test(user)) add('admin_user', ClusterMessage.adminUserPattern);
   if (body.admin_password.length < ADMIN_PASSWORD_MIN) add('admin_password', ClusterMessage.adminPasswordTooShort);
+  else if (isCommonPassword(body.admin_password)) add('admin_password', ClusterMessage.adminPasswordCommon);
+  else if (body.admin_password.toLowerCase() === user.toLowerCase()) add('admin_password', ClusterMessage.adminPasswordIsUser);
   if (body.confirm_password !== body.admin_password) add('confirm_password', ClusterMessage.passwordMismatch);
 
   const zones = body.zones ?? [];
@@ -377,6 +386,21 @@ export function defaultClusterForm(provider: Provider, defaultDiskType: string):
 // ---------------------------------------------------------------------------------------------------------------
 // External cluster, IP safe list update
 
+const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+const IPV4_ADDRESS = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** A DNS name or an IP address (IPv6 optionally in brackets), nothing else: no scheme, port, path, user or space. */
+export function isHostText(text: string): boolean {
+  if (IPV4_ADDRESS.test(text)) return true;
+  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  if (/^[0-9A-Fa-f:.]+$/.test(bare) && bare.includes(':')) return /^[0-9A-Fa-f:]*(:\d+\.\d+\.\d+\.\d+)?$/.test(bare) && (bare.match(/::/g) ?? []).length <= 1;
+  if (bare !== text) return false;
+  const name = text.endsWith('.') ? text.slice(0, -1) : text;
+  const labels = name.split('.');
+  // A last label of digits only would be an IPv4 address in shorthand (127.1): not a name.
+  return name.length > 0 && name.length <= 253 && labels.every((label) => HOST_LABEL.test(label)) && !/^\d+$/.test(labels[labels.length - 1]);
+}
+
 export const CreateExternalClusterBody = Schema.Struct({
   is_external: Schema.Literal(true),
   name: Schema.String,
@@ -393,6 +417,7 @@ export const CreateExternalClusterBody = Schema.Struct({
       const names = clusterNameErrors(body.name);
       if (names.length > 0) errors.name = names;
       if (body.host.trim() === '') errors.host = [ClusterMessage.hostRequired];
+      else if (!isHostText(body.host.trim())) errors.host = [ClusterMessage.hostInvalid];
       if (!Number.isInteger(body.http_port) || body.http_port < 1 || body.http_port > 65535) errors.http_port = [ClusterMessage.portInvalid];
       if (!Number.isInteger(body.tcp_port) || body.tcp_port < 1 || body.tcp_port > 65535) errors.tcp_port = [ClusterMessage.portInvalid];
       if (body.username.trim() === '') errors.username = [ClusterMessage.usernameRequired];

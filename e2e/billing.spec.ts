@@ -3,6 +3,7 @@
 // ends the invoice stays open, deleting the account shows 'You have pending payments', 'Pay now' settles it on the
 // provider's page, and then the account is deleted and cannot sign in again.
 import { ErrorText } from '../contract/errors';
+import { devPage } from './demo-accounts';
 import { expect, test } from './fixtures';
 import { FRESH_PASSWORD, fillCardForm, freshVerifiedAccount, signInAgain } from './fresh-account';
 
@@ -60,7 +61,7 @@ test('tax ids, an open invoice, pay now, then delete the account', async ({ brow
   await expect(taxIds.getByText('123456789RT0002')).toBeVisible();
 
   // The trial of this organization ends (the developer page moves only its time) and the job invoices it.
-  const ended = await page.request.post('/dev/clock', { form: { end_trial_of: organizationName } });
+  const ended = await page.request.post(devPage('/dev/clock'), { form: { end_trial_of: organizationName } });
   expect(ended.status()).toBe(200);
   await page.reload();
   const invoice = page.getByRole('row', { name: /Invoice \d+/ });

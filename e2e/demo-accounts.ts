@@ -20,3 +20,12 @@ export function storageStatePath(role: DemoRole): string {
 }
 
 export const BASE_URL_ENV = 'E2E_BASE_URL';
+/** The developer pages' key of the platform global-setup started (its DEV_PAGES_KEY), for the specs. */
+export const DEV_PAGES_KEY_ENV = 'E2E_DEV_PAGES_KEY';
+
+/** A developer page's address with the key (e.g. devPage('/dev/outbox')). */
+export function devPage(path: string): string {
+  const key = process.env[DEV_PAGES_KEY_ENV];
+  if (!key) throw new Error(`${DEV_PAGES_KEY_ENV} is not set: run the browser tests with npx playwright test`);
+  return `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}`;
+}

@@ -1,6 +1,7 @@
 // Fresh accounts for browser tests that change or delete what they sign in with (the demo users stay as they are):
 // registration through the identity server's page, verification through the local outbox, the card form.
 import type { Page } from '@playwright/test';
+import { devPage } from './demo-accounts';
 import { recordAccessTokens } from './access-tokens';
 import { expect } from './fixtures';
 
@@ -23,7 +24,7 @@ export async function registerThroughConsole(page: Page, path: string, email: st
 
 /** Opens the newest mail to that address in the local outbox and follows its first link. */
 export async function followMailLink(page: Page, to: string, linkPattern: RegExp): Promise<void> {
-  await page.goto('/dev/outbox');
+  await page.goto(devPage('/dev/outbox'));
   const mail = page.locator('article.mail').filter({ has: page.locator('.to', { hasText: to }) }).first();
   // Opened like a person pasting it: a long link can sit outside the viewport, where a click never lands.
   const href = await mail.getByRole('link', { name: linkPattern }).first().getAttribute('href');

@@ -7,7 +7,7 @@ import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.config';
 import { clearBrowserCoverage } from '../tests/support/model-coverage';
 import { startTestPlatform } from '../tests/support/start-platform';
-import { BASE_URL_ENV, demoAccounts, demoRoles, storageStatePath } from './demo-accounts';
+import { BASE_URL_ENV, DEV_PAGES_KEY_ENV, demoAccounts, demoRoles, storageStatePath } from './demo-accounts';
 import { signInThroughConsole } from './login-page';
 
 function ensureConsoleBuilt(): void {
@@ -26,8 +26,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   ensureConsoleBuilt();
   // The model walks (e2e/paths-*.spec.ts) write this run's browser coverage afresh.
   clearBrowserCoverage();
-  const platform = await startTestPlatform({ seed: true });
+  // The specs' external ClickHouse server runs on this machine: 127.0.0.1 is allowed the way an operator allows a
+  // LAN (OUTBOUND_ALLOWED_NETWORKS); every other loopback, private or link-local address stays refused.
+  const platform = await startTestPlatform({ seed: true, env: { OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1' } });
   process.env[BASE_URL_ENV] = platform.url;
+  process.env[DEV_PAGES_KEY_ENV] = platform.config.devPagesKey;
   try {
     const browser = await chromium.launch(chromiumLaunchOptions);
     try {

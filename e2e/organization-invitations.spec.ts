@@ -2,6 +2,7 @@
 // messages (nothing sent, nothing typed lost), inviting a fresh address, re-sending it (a second mail) and deleting
 // it, after which the mailed link is refused on the invitation page.
 import type { Page, Response } from '@playwright/test';
+import { devPage } from './demo-accounts';
 import { asRole, expect, test } from './fixtures';
 
 /** Access tokens the console receives from the identity server, newest last (claims only). */
@@ -29,7 +30,7 @@ async function switchToAcme(page: Page): Promise<void> {
 /** The invitation links mailed to that address, newest first, read from the local outbox in its own tab. */
 async function invitationLinks(page: Page, to: string): Promise<string[]> {
   const outbox = await page.context().newPage();
-  await outbox.goto('/dev/outbox');
+  await outbox.goto(devPage('/dev/outbox'));
   const mails = outbox
     .locator('article.mail')
     .filter({ has: outbox.locator('.to', { hasText: to }) })

@@ -3,6 +3,7 @@
 // removes them (after which the invitee's API calls for that project are refused); members who are not owners see
 // no role or delete buttons and the API refuses them those calls.
 import type { Page } from '@playwright/test';
+import { devPage } from './demo-accounts';
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
 import { asRole, expect, test } from './fixtures';
 
@@ -58,7 +59,7 @@ test.describe('the owner manages the team', () => {
     await expect(pending.getByText('Read-Only', { exact: true })).toBeVisible();
 
     // The mail is in the local outbox with the invitation link.
-    await page.goto('/dev/outbox');
+    await page.goto(devPage('/dev/outbox'));
     const mail = page.locator('article.mail').filter({ has: page.locator('.to', { hasText: email }) }).first();
     await expect(mail.locator('h2')).toHaveText('You have been invited to Acme');
     const link = await mail.getByRole('link', { name: /\/invitations\?/ }).first().getAttribute('href');
@@ -79,7 +80,7 @@ test.describe('the owner manages the team', () => {
     await invitee.getByLabel('Confirm password').fill(PASSWORD);
     await invitee.getByRole('button', { name: 'Create account' }).click();
     await invitee.waitForURL((url) => url.pathname === '/invitations');
-    await invitee.goto('/dev/outbox');
+    await invitee.goto(devPage('/dev/outbox'));
     // Follow the link by its address: with many mails in the shared outbox, a long wrapped link can sit where a
     // click does not reach it.
     const verifyHref = await invitee

@@ -3,6 +3,7 @@
 // business clock ending a trial, and the system status page following a real back-end process (qryn's storage
 // server) that stops and comes back.
 import type { Page } from '@playwright/test';
+import { devPage } from './demo-accounts';
 import { asRole, expect, test } from './fixtures';
 import { fillCardForm, freshVerifiedAccount } from './fresh-account';
 
@@ -57,7 +58,7 @@ test.describe('the stack as the owner', () => {
     await openAcmeProduction(page);
     const observability = page.getByRole('list', { name: 'Enabled products' }).getByRole('listitem', { name: 'Observability' });
     await expect(observability).toContainText('Trial period');
-    const moved = await request.post(`${baseURL}/dev/clock`, { data: { advance_days: 15 } });
+    const moved = await request.post(`${baseURL}${devPage('/dev/clock')}`, { data: { advance_days: 15 } });
     expect(moved.ok()).toBe(true);
     await page.reload();
     // Acme's billing account has a card, so the trial became an active subscription.
@@ -91,7 +92,7 @@ test.describe('a trial that ends without a card', () => {
     await expect(clickhouse).toContainText(/Trial period: 14 days left/);
 
     // The trial ends; this account has no card, so the lifecycle suspends the product.
-    expect((await request.post(`${baseURL}/dev/clock`, { data: { advance_days: 15 } })).ok()).toBe(true);
+    expect((await request.post(`${baseURL}${devPage('/dev/clock')}`, { data: { advance_days: 15 } })).ok()).toBe(true);
     await page.reload();
     await expect(clickhouse).toContainText('Subscription suspended');
     await page.goto(`${stackUrl}/clickhouse`);
@@ -156,7 +157,7 @@ test.describe('system status', () => {
     await expect(storage).toContainText('Operational');
     await expect(qryn).toHaveAttribute('data-status', 'SUCCESS');
     try {
-      expect((await request.post(`${baseURL}/dev/storage`, { data: { running: false } })).ok()).toBe(true);
+      expect((await request.post(`${baseURL}${devPage('/dev/storage')}`, { data: { running: false } })).ok()).toBe(true);
       // No reload: the page refreshes on its own.
       await expect(storage).toContainText('Temporarily Down, try again later', { timeout: 20_000 });
       await expect(qryn).toHaveAttribute('data-status', 'WARNING');
@@ -165,7 +166,7 @@ test.describe('system status', () => {
       await expect(page.getByRole('listitem', { name: 'Loggen' })).toHaveAttribute('data-status', 'WARNING');
       await expect(page.getByText('Some services are not operational')).toBeVisible();
     } finally {
-      await request.post(`${baseURL}/dev/storage`, { data: { running: true } });
+      await request.post(`${baseURL}${devPage('/dev/storage')}`, { data: { running: true } });
     }
     await expect(storage).toContainText('Operational', { timeout: 20_000 });
     await expect(qryn).toHaveAttribute('data-status', 'SUCCESS');

@@ -1,6 +1,7 @@
 // The Verify page in the browser against the running platform: a freshly registered (unverified) user is kept on
 // /verify, asks for a new verification mail, follows it, and after signing in again the console opens normally.
 import type { Page } from '@playwright/test';
+import { devPage } from './demo-accounts';
 import { expect, test } from './fixtures';
 
 const PASSWORD = 'Demo1234!';
@@ -22,7 +23,7 @@ async function registerThroughConsole(page: Page, path: string, email: string): 
 
 /** The verification links mailed to that address, newest first, read from the local outbox. */
 async function verificationLinks(page: Page, to: string): Promise<string[]> {
-  await page.goto('/dev/outbox');
+  await page.goto(devPage('/dev/outbox'));
   const mails = page
     .locator('article.mail')
     .filter({ has: page.locator('.to', { hasText: to }) })

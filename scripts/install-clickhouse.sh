@@ -2,6 +2,14 @@
 # Installs Debian's clickhouse-server and clickhouse-client when /usr/sbin/clickhouse-server is missing: the
 # platform runs the shared qryn storage and managed ClickHouse clusters as processes of this binary (docs/clickhouse.md).
 set -euo pipefail
+# Each managed cluster's servers run in a network namespace of their own (docs/clickhouse.md "Network isolation"),
+# made with iproute2's `ip netns`; as root, install it when missing.
+if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ "$(id -u)" -eq 0 ]; then
+  echo "Installing iproute2 (ip netns, for the managed clusters' network isolation)..."
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends iproute2 >/dev/null
+fi
 if [ -x /usr/sbin/clickhouse-server ]; then
   exit 0
 fi

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { FailurePolicy } from './db/repositories/sign-in-failures-repository';
+import { createAddressRules, parseAllowedNetworks } from './net/address-rules';
+import { devPagesKeyFrom } from './dev/dev-pages-key';
 
 // Every setting of the platform comes from the environment, with defaults that make a fresh clone run locally.
 export interface PlatformConfig {
@@ -19,6 +21,8 @@ export interface PlatformConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   devPages: boolean;
+  /** The key the developer pages ask for (DEV_PAGES_KEY, else random per start; printed by npm start). */
+  devPagesKey: string;
   staticDir: string;
   /** Grafana's HTTP API and a service-account token: both set = HTTP mode, else local mode (docs/grafana.md). */
   grafanaUrl?: string;
@@ -53,6 +57,17 @@ export interface PlatformConfig {
   socialStandIn?: { enabled: boolean; port: number };
   /** UNFINISHED_BILLING_ACCOUNT_DAYS: days an abandoned create-organization billing account is kept; default 7. */
   unfinishedBillingAccountDays?: number;
+  /**
+   * OUTBOUND_ALLOWED_NETWORKS: networks (CIDR, comma-separated) that user-given addresses (an external ClickHouse
+   * cluster, Loggen's target) may reach although they are not public, e.g. 192.168.0.0/16 for a LAN installation.
+   * Empty (default): public addresses only (server/net/address-rules.ts, docs/security.md).
+   */
+  outboundAllowedNetworks?: string[];
+  /** EXTERNAL_CONNECT_ATTEMPTS: external-cluster connection attempts one account may make per 10 minutes; default 10. */
+  externalConnectAttempts?: number;
+  /** CLICKHOUSE_CLUSTERS_PER_ORGANIZATION / _TRIAL: managed clusters one account may run (docs/security.md). */
+  clickhouseClustersPerAccount?: number;
+  clickhouseClustersPerTrialAccount?: number;
 }
 
 export interface SocialOidcSettings {
@@ -73,6 +88,18 @@ export const DEFAULT_SOCIAL_CONNECTION = 'google-oauth2';
 export const DEFAULT_READ_CACHE_MS = 1_000;
 export const DEFAULT_PROJECT_LIMIT_PER_ACCOUNT = 100;
 export const DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS = 7;
+export const DEFAULT_EXTERNAL_CONNECT_ATTEMPTS = 10;
+// A cluster runs at most 4 servers here (CLICKHOUSE_MAX_PROCESSES_PER_CLUSTER): 2 clusters stay below the machine's
+// cap of 12 (CLICKHOUSE_MAX_PROCESSES), so one account can never take every server of the machine.
+export const DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT = 2;
+export const DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT = 1;
+
+/** OUTBOUND_ALLOWED_NETWORKS, checked at start (a typo stops the start with the setting's name). */
+function allowedNetworksFrom(env: NodeJS.ProcessEnv): string[] {
+  const list = parseAllowedNetworks(env.OUTBOUND_ALLOWED_NETWORKS);
+  createAddressRules(list);
+  return list;
+}
 
 export function parseReadCache(value: string | undefined): number {
   const text = (value ?? '').trim().toLowerCase();
@@ -115,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     // Developer pages (the outbox shows invitation codes and verification links) only where nobody else can reach
     // them, unless asked for by name.
     devPages: env.DEV_PAGES ? env.DEV_PAGES === 'true' : env.NODE_ENV !== 'production' && isLoopbackHost(host),
+    devPagesKey: devPagesKeyFrom(env),
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     grafanaUrl: env.GRAFANA_URL || undefined,
     grafanaToken: env.GRAFANA_TOKEN || undefined,
@@ -130,6 +158,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     socialOidc: socialOidcFrom(env),
     socialStandIn: socialStandInFrom(env, host, port),
     unfinishedBillingAccountDays: wholeNumberSetting(env, 'UNFINISHED_BILLING_ACCOUNT_DAYS', DEFAULT_UNFINISHED_BILLING_ACCOUNT_DAYS, 1),
+    outboundAllowedNetworks: allowedNetworksFrom(env),
+    externalConnectAttempts: wholeNumberSetting(env, 'EXTERNAL_CONNECT_ATTEMPTS', DEFAULT_EXTERNAL_CONNECT_ATTEMPTS, 1),
+    clickhouseClustersPerAccount: wholeNumberSetting(env, 'CLICKHOUSE_CLUSTERS_PER_ORGANIZATION', DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT, 1),
+    clickhouseClustersPerTrialAccount: wholeNumberSetting(env, 'CLICKHOUSE_CLUSTERS_PER_TRIAL_ORGANIZATION', DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT, 1),
   };
 }
 

@@ -11,7 +11,9 @@ ${platform.config.seedDemoData ? `  Demo sign-in:  demo@example.com / Demo1234! 
                  all with the password Demo1234! (local demo data only)
 ${platform.socialStandInUrl ? `  Social:        social@example.com signs in with "Continue with Social stand-in" on the login page
                  (local stand-in provider at ${platform.socialStandInUrl}; SOCIAL_OIDC_ISSUER configures a real one)
-` : ''}` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox` : 'Mail outbox:   off (DEV_PAGES=false, or not listening on a loopback address)'}
+` : ''}` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox?key=${platform.config.devPagesKey}
+  Clock:         ${platform.url}/dev/clock?key=${platform.config.devPagesKey}
+                 (the key changes at every start unless DEV_PAGES_KEY is set; scripts send it as X-Dev-Pages-Key)` : 'Mail outbox:   off (DEV_PAGES=false, or not listening on a loopback address)'}
 ${platform.config.socialOidc && !platform.socialStandInUrl ? `  Social:        "Continue with ${platform.config.socialOidc.label}" (${platform.config.socialOidc.issuer})\n` : ''}  Database:      ${platform.config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : platform.config.dataDir}
 `);
 

@@ -24,6 +24,7 @@ import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from '
 import type { ProductFactory } from './products/product-backend';
 import { startSubscriptionLifecycle, type SubscriptionLifecycle } from './products/subscription-lifecycle';
 import { createStorageSwitch, handleDevClock } from './dev/dev-controls';
+import { admitDevPageRequest } from './dev/dev-pages-key';
 import { describeErrorForLog } from './safe-error-log';
 import { startSocialStandIn, type SocialStandIn } from './identity/social-stand-in/stand-in-provider';
 import { socialRedirectUri } from './identity/social-sign-in';
@@ -134,6 +135,9 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
       if (pathname === identity.realmPath || pathname.startsWith(`${identity.realmPath}/`)) return identity.handle(req, res);
       if (pathname === effective.apiBasePath || pathname.startsWith(`${effective.apiBasePath}/`)) return api(req, res);
       if (pathname === '/healthz') return health(database, res);
+      if (effective.devPages && (pathname === '/dev/outbox' || pathname === '/dev/clock' || (pathname === '/dev/storage' && storageSwitch))) {
+        if (!admitDevPageRequest(req, res, effective.devPagesKey)) return;
+      }
       if (pathname === '/dev/outbox' && effective.devPages) return renderOutboxPage(database, res, identity.realmPath);
       if (pathname === '/dev/clock' && effective.devPages) {
         // One business clock, two faces: JSON for scripts and tests ({advance_days}), a form page for people. Either

@@ -101,6 +101,8 @@ export interface ProductBackend {
    * when the project has no qryn instance.
    */
   ingestionTarget?(db: Queryable, projectId: number): Promise<IngestionTarget | undefined>;
+  /** qryn: the base URL of the project's instance (no token made), undefined without an instance. */
+  ingestionUrl?(db: Queryable, projectId: number): Promise<string | undefined>;
   /**
    * qryn: where a project's data is read (Grafana's datasources) with a read-scoped token made for the named consumer.
    * Undefined when the project has no qryn instance.

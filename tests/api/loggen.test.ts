@@ -66,7 +66,8 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
   const chunks = (text: string) => text.trim().split('\n').map((line) => decodeChunk(JSON.parse(line)));
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ embedded: target.kind === 'pglite' });
+    // The receiver listens on 127.0.0.1: allowed here by the operator's setting, as a LAN installation would.
+    platform = await startTestPlatform({ embedded: target.kind === 'pglite', env: { OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1' } });
     receiver = await startReceiver('loggen-key', 'loggen-secret');
     const mint = await createTokenMinter(platform.db, platform.config);
     const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
@@ -178,5 +179,35 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
     expect(progress.at(-1)).toMatchObject({ current: 0, max: 250, status: 'failed' });
     expect(progress.at(-1)?.error).toMatch(/refused the API key and secret \(401/);
     expect(receiver.lines().length).toBe(before);
+  });
+
+  it('never shows what another server answered, and checks every redirect against the address rules', async () => {
+    let hits = 0;
+    const other: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/redirect')) {
+        // 127.0.0.2 is a loopback address the operator did not allow.
+        res.writeHead(307, { location: `http://127.0.0.2:${(other.address() as AddressInfo).port}/inside/loki/api/v1/push` }).end();
+        return;
+      }
+      if (req.url?.startsWith('/inside')) hits += 1;
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('INTERNAL-PAGE-CONTENT verification link https://example.com/verify?code=1');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '0.0.0.0', resolve));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      expect((await call('PATCH', 'config', { token: owner, body: config({ url: `http://127.0.0.1:${port}/echo` }) })).status).toBe(200);
+      const echoed = chunks((await call('POST', 'run', { token: owner })).text).at(-1);
+      expect(echoed).toMatchObject({ status: 'failed', current: 0 });
+      expect(echoed?.error).toMatch(/answered 400/);
+      expect(echoed?.error).not.toMatch(/INTERNAL-PAGE-CONTENT|verification/);
+
+      expect((await call('PATCH', 'config', { token: owner, body: config({ url: `http://127.0.0.1:${port}/redirect` }) })).status).toBe(200);
+      const redirected = chunks((await call('POST', 'run', { token: owner })).text).at(-1);
+      expect(redirected).toMatchObject({ status: 'failed', current: 0 });
+      expect(redirected?.error).toMatch(/not allowed/);
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 });

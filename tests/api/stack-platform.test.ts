@@ -44,7 +44,7 @@ describe('the stack on a running platform', () => {
     const id = await createIntegration(platform.db, { projectId: project.id, productSlug: 'clickhouse', status: 'trial', creatorUserId: user.id, trialDays: 14 });
 
     const before = platform.clock.nowMs();
-    const moved = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: 15 }) });
+    const moved = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dev-pages-key': platform.config.devPagesKey }, body: JSON.stringify({ advance_days: 15 }) });
     expect(moved.status).toBe(200);
     const body = await moved.json();
     expect(new Date(body.now).getTime() - before).toBeGreaterThanOrEqual(15 * 86_400_000);
@@ -55,7 +55,7 @@ describe('the stack on a running platform', () => {
     await setPaymentMethod(platform.db, account.id, 'pm_local_clock', 'visa •••• 4242');
     await until(async () => (await statusOf(id)) === 'active');
 
-    const bad = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: -1 }) });
+    const bad = await fetch(`${platform.url}/dev/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dev-pages-key': platform.config.devPagesKey }, body: JSON.stringify({ advance_days: -1 }) });
     expect(bad.status).toBe(400);
   });
 
@@ -85,7 +85,7 @@ describe('the stack on a running platform', () => {
 
   it('a real back-end process stopped with /dev/storage shows as down, and as running once it continues', async () => {
     const storage = (running: boolean) =>
-      fetch(`${platform.url}/dev/storage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ running }) });
+      fetch(`${platform.url}/dev/storage`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dev-pages-key': platform.config.devPagesKey }, body: JSON.stringify({ running }) });
     const service = async (slug: string, name: string) => ((await (await api('integrations/status')).json()) as { slug: string; services: { name: string; running: boolean }[] }[])
       .find((s) => s.slug === slug)!.services.find((s) => s.name === name)!.running;
     const qrynStorage = () => service('qryn', 'Storage');

@@ -95,7 +95,7 @@ describe('registration and email verification', () => {
     const link = /https?:\/\/\S+verify-email\?token=\S+/.exec(mail!.text_body)![0];
     expect(link.startsWith(`${base}/realms/observability/verify-email?token=`)).toBe(true);
 
-    const outbox = await (await fetch(`${base}/dev/outbox`)).text();
+    const outbox = await (await fetch(`${base}/dev/outbox?key=${platform.config.devPagesKey}`)).text();
     expect(outbox).toContain('ravi@example.com');
     expect(outbox).toContain(`<a href="${link.replace(/&/g, '&amp;')}">`);
 

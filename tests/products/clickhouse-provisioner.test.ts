@@ -164,9 +164,10 @@ describe('local provisioner (real clickhouse-server)', () => {
       await replaceProcesses(db, row.id, [{ idx: 0, http_port: taken, tcp_port: taken, data_dir: nodeDir, pid: null }], [{ shard: 1, replica: 1, process_idx: 0, database: null }]);
       const blocked = { ...plan, clusterId: row.id, name: 'blocked', shards: 1 };
       await expect(provisioner.provision(blocked, { adminPassword: password })).rejects.toThrow(ProvisionError);
-      await expect(provisioner.provision(blocked, { adminPassword: password })).rejects.toThrow(/stopped while starting: .*Address already in use/);
-      const [{ pid }] = await db.query<{ pid: number }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1', [row.id]);
-      expect(isAlive(pid)).toBe(false);
+      // Outside a network namespace the server itself fails to bind; inside one, the host's side of its forwarder.
+      await expect(provisioner.provision(blocked, { adminPassword: password })).rejects.toThrow(/Address already in use/);
+      const [{ pid }] = await db.query<{ pid: number | null }>('SELECT pid FROM clickhouse_processes WHERE cluster_id = $1', [row.id]);
+      expect(pid === null || !isAlive(pid)).toBe(true);
       await provisioner.destroy(row.id);
     } finally {
       blocker.close();

@@ -108,6 +108,12 @@ describe('managed cluster rules (spec §5), one case per message', () => {
     expect(errorsOf(valid({ admin_user: 'ad<min>' })).admin_user).toEqual([ClusterMessage.adminUserPattern]);
     expect(errorsOf(valid({ admin_password: 'short', confirm_password: 'short' })).admin_password).toEqual([ClusterMessage.adminPasswordTooShort]);
     expect(errorsOf(valid({ confirm_password: 'Secret1234' })).confirm_password).toEqual([ClusterMessage.passwordMismatch]);
+    // Eight characters are not enough when they are the first guesses of every password list.
+    for (const common of ['password', 'Password1', '12345678', 'qwertyuiop', 'iloveyou', 'clickhouse']) {
+      expect(errorsOf(valid({ admin_password: common, confirm_password: common })).admin_password, common).toEqual([ClusterMessage.adminPasswordCommon]);
+    }
+    expect(errorsOf(valid({ admin_user: 'analytics', admin_password: 'Analytics', confirm_password: 'Analytics' })).admin_password).toEqual([ClusterMessage.adminPasswordIsUser]);
+    expect(errorsOf(valid({ admin_password: 'Secret123', confirm_password: 'Secret123' })).admin_password).toBeUndefined();
   });
 
   it('IP safe list: comma-separated IPv4 with optional /0-32, empty allows all', () => {

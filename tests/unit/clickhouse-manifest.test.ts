@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderClickHouseInstallation } from '../../server/products/clickhouse/kubernetes-provisioner';
-import { networkEntry, renderConfigXml, renderUsersXml } from '../../server/products/clickhouse/server-config';
+import { renderClickHouseInstallation, renderNetworkPolicy } from '../../server/products/clickhouse/kubernetes-provisioner';
+import { networkEntry, renderConfigXml, renderUsersXml, serverLimits } from '../../server/products/clickhouse/server-config';
 
 // The production manifest against the documented shape of the Altinity operator's ClickHouseInstallation
 // (apiVersion clickhouse.altinity.com/v1: spec.configuration.users "<user>/<setting>", clusters[].layout with
@@ -61,11 +61,40 @@ describe('ClickHouseInstallation manifest', () => {
   });
 });
 
+describe('the NetworkPolicy next to the installation', () => {
+  it('lets the pods talk to the platform, each other, DNS and (when replicated) the Keeper only', () => {
+    const base = { clusterId: 7, name: 'prod', shards: 1, replicas: 2, adminUser: 'a', adminPasswordSha256: 'b', ipSafeList: [], version: '18.16' };
+    const policy = renderNetworkPolicy(base, { namespace: 'clusters', platformNamespace: 'platform', platformPodLabels: { app: 'platform' }, keeper: { namespace: 'keeper', podLabels: { app: 'keeper' } } });
+    expect(policy.spec.podSelector).toEqual({ matchLabels: { 'clickhouse.altinity.com/chi': 'cluster-7' } });
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    // No rule allows a destination by address (ipBlock): nothing outside these pods is reachable.
+    expect(JSON.stringify(policy)).not.toContain('ipBlock');
+    expect(policy.spec.ingress[0].from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'platform' } }, podSelector: { matchLabels: { app: 'platform' } } }]);
+    expect(policy.spec.ingress[0].ports.map((p) => p.port)).toEqual([8123, 9000]);
+    expect(policy.spec.egress.map((rule) => rule.ports.map((p) => p.port))).toEqual([[8123, 9000, 9009], [53, 53], [2181, 9181]]);
+    const single = renderNetworkPolicy({ ...base, replicas: 1 }, { namespace: 'clusters', platformNamespace: 'platform', platformPodLabels: { app: 'platform' } });
+    expect(single.spec.egress).toHaveLength(2);
+  });
+});
+
 describe('local server configs', () => {
+  const limits = serverLimits({ cpu: 2, ramGiB: 8 }, { memoryCapBytes: 1024 ** 3, maxExecutionSeconds: 60 });
+  it('bounds each server by what its plan sells and what this machine can give', () => {
+    expect(limits).toEqual({ memoryBytes: 1024 ** 3, maxExecutionSeconds: 60, maxConcurrentQueries: 8, maxThreads: 2 });
+    expect(serverLimits({ cpu: 1, ramGiB: 1 }, { memoryCapBytes: 4 * 1024 ** 3, maxExecutionSeconds: 30 }).memoryBytes).toBe(Math.floor(0.8 * 1024 ** 3));
+    const users = renderUsersXml({ adminUser: 'admin_one', adminPasswordSha256: 'ab', ipSafeList: [], internalUser: 'platform_internal', internalPassword: 'p', limits });
+    const customer = /<customer>([\s\S]*?)<\/customer>/.exec(users)![1];
+    expect(customer).toContain(`<max_memory_usage_for_all_queries>${1024 ** 3}</max_memory_usage_for_all_queries>`);
+    expect(customer).toContain('<max_execution_time>60</max_execution_time>');
+    expect(customer).toContain('<max_threads>2</max_threads>');
+    expect(/<admin_one>[\s\S]*?<profile>customer<\/profile>/.test(users)).toBe(true);
+    const config = renderConfigXml({ dir: '/d', httpPort: 1, tcpPort: 2, clusterName: 'c', shards: [], adminUser: 'a', adminPasswordSha256: 'b', ipSafeList: [], internalUser: 'i', internalPassword: 'p', limits });
+    expect(config).toContain('<max_concurrent_queries>8</max_concurrent_queries>');
+  });
   it('maps IPv4 networks to IPv4-mapped IPv6 for 18.16 and allows all for an empty list', () => {
     expect(networkEntry('10.0.0.0/8')).toBe('::ffff:10.0.0.0/104');
     expect(networkEntry('1.2.3.4')).toBe('1.2.3.4');
-    const users = renderUsersXml({ adminUser: 'admin_one', adminPasswordSha256: 'ab', ipSafeList: [], internalUser: 'platform_internal', internalPassword: 'p&q' });
+    const users = renderUsersXml({ adminUser: 'admin_one', adminPasswordSha256: 'ab', ipSafeList: [], internalUser: 'platform_internal', internalPassword: 'p&q', limits });
     expect(users).toContain('<ip>::/0</ip>');
     expect(users).toContain('<password>p&amp;q</password>');
     expect(users).toContain('<password_sha256_hex>ab</password_sha256_hex>');
@@ -76,6 +105,7 @@ describe('local server configs', () => {
       httpPort: 1,
       tcpPort: 2,
       clusterName: 'prod',
+      limits,
       shards: [[{ host: '127.0.0.1', tcpPort: 2, database: null }], [{ host: '127.0.0.1', tcpPort: 2, database: 'shard2_replica1' }]],
       adminUser: 'a',
       adminPasswordSha256: 'b',

@@ -115,6 +115,23 @@ export async function lockProjectClusters(db: Queryable, projectId: number): Pro
   return listProjectClusters(db, projectId);
 }
 
+/**
+ * The managed clusters that hold (or are about to hold) servers in the whole account that owns this project: its
+ * organization's projects, or the personal account's. The account's row is locked first, so two creates in two
+ * projects of one account cannot both pass the cap.
+ */
+export async function lockAccountManagedClusters(db: Queryable, project: { organization_id: number | null; user_id: string }): Promise<number> {
+  if (project.organization_id !== null) await db.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [project.organization_id]);
+  else await db.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [project.user_id]);
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM clickhouse_clusters c JOIN projects p ON p.id = c.project_id
+      WHERE NOT c.is_external AND c.status IN ('creating', 'active', 'stopped')
+        AND (CASE WHEN $1::bigint IS NULL THEN p.organization_id IS NULL AND p.user_id = $2 ELSE p.organization_id = $1::bigint END)`,
+    [project.organization_id, project.user_id],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function setClusterStatus(db: Queryable, id: number, status: ClusterStatus, reason: string | null, extra: { host?: string; http_port?: number; tcp_port?: number; clearSecret?: boolean } = {}): Promise<void> {
   await db.query(
     `UPDATE clickhouse_clusters SET status = $2, status_reason = $3, host = COALESCE($4, host), http_port = COALESCE($5, http_port), tcp_port = COALESCE($6, tcp_port),

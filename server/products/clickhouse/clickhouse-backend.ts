@@ -44,6 +44,7 @@ export function createClickhouseBackend(platform: ProductPlatform, options: Clic
     root: clustersRoot(platform.config.dataDir),
     maxProcessesPerCluster: options.maxProcessesPerCluster ?? envNumber('CLICKHOUSE_MAX_PROCESSES_PER_CLUSTER'),
     maxProcesses: options.maxProcesses ?? envNumber('CLICKHOUSE_MAX_PROCESSES'),
+    limits: { memoryCapBytes: envNumber('CLICKHOUSE_SERVER_MEMORY_BYTES'), maxExecutionSeconds: envNumber('CLICKHOUSE_MAX_EXECUTION_SECONDS') },
     log: platform.log,
     events: {
       // A node went down after its cluster was running: the row says so (stopped while the supervisor restarts it,

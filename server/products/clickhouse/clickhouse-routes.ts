@@ -24,6 +24,7 @@ import {
   findProjectCluster,
   insertCluster,
   listProjectClusters,
+  lockAccountManagedClusters,
   lockProjectClusters,
   projectHasPaymentMethod,
   setIpSafeList,
@@ -35,6 +36,9 @@ import type { ClickhouseBackend } from './clickhouse-backend';
 import { CLUSTER_PROGRESS_KINDS, clusterSubject, planOf, PROVISION_JOB, sha256Hex, toClusterResponse } from './cluster-records';
 import { readMetadata, readMetrics, type MetricsTarget } from './cluster-metrics';
 import { INTERNAL_USER } from './local-provisioner';
+import { DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT, DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT, DEFAULT_EXTERNAL_CONNECT_ATTEMPTS } from '../../config';
+import { AddressRefused, outboundRules, parseHost, resolveAllowed } from '../../net/address-rules';
+import { createAttemptLimiter } from '../../net/attempt-limiter';
 import { CLICKHOUSE_VERSIONS, DEFAULT_DISK_TYPES, DISK_TYPES, GCP_ZONES, MACHINES, REGIONS, findDiskType, findMachine, findRegion, findVersion } from './price-list';
 
 // The ClickHouse calls of spec §7. Reference data is public to every signed-in user and cached for an hour; cluster
@@ -44,6 +48,8 @@ const REFERENCE_CACHE = { 'cache-control': 'private, max-age=3600' };
 const USABLE_INTEGRATION = new Set(['trial', 'active', 'scheduled_for_cancellation']);
 
 export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, backend: ClickhouseBackend): void {
+  const attemptsPerWindow = ctx.config.externalConnectAttempts ?? DEFAULT_EXTERNAL_CONNECT_ATTEMPTS;
+  const connectAttempts = createAttemptLimiter({ attempts: attemptsPerWindow, windowMs: 10 * 60_000 });
   async function projectOf(caller: Caller, query: Record<string, string>) {
     const { project_id } = decodeOrThrow(ProjectIdQuery, query);
     if (caller.organizationId !== null) await requireOrganization(caller);
@@ -132,7 +138,26 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
 
     if ((raw as { is_external?: unknown }).is_external === true) {
       const body = decodeOrThrow(CreateExternalClusterBody, raw);
-      const endpoint: ClickhouseEndpoint = { host: body.host.trim(), port: body.http_port, secure: body.secure, user: body.username, password: body.password };
+      const host = parseHost(body.host);
+      if (!host) throw new ValidationError({ host: [ClusterMessage.hostInvalid] });
+      // Everything that can refuse without the network runs first: a create that will be refused never connects.
+      {
+        const existing = (await listProjectClusters(ctx.db, project.id)).filter((r) => r.status !== 'deleting');
+        if (!hasPaymentMethod && existing.length > 0) throw notAllowed();
+        if (existing.some((r) => r.name === body.name)) throw new ValidationError({ name: ['A cluster with this name already exists in this project.'] });
+      }
+      const wait = connectAttempts.take(caller.userId);
+      if (wait > 0) {
+        throw new ApiError(429, 'Too many connection attempts', `At most ${attemptsPerWindow} external clusters can be tried per 10 minutes. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
+      }
+      const rules = outboundRules(ctx.config);
+      try {
+        await resolveAllowed(host.host, rules);
+      } catch (error) {
+        if (error instanceof AddressRefused) throw new ValidationError({ host: [ClusterMessage.hostNotAllowed] });
+        throw new ValidationError({ host: [ClusterMessage.couldNotConnect] });
+      }
+      const endpoint: ClickhouseEndpoint = { host: host.host, port: body.http_port, secure: body.secure, user: body.username, password: body.password, rules };
       const version = await connectExternal(endpoint);
       const sealed = (await backend.credentials()).seal({ username: body.username, password: body.password });
       const row = await ctx.db.transaction(async (tx) => {
@@ -179,10 +204,21 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const custom =
       body.machine !== DEFAULT_MACHINES[provider] || body.shards !== DEFAULT_SHARDS || body.replicas !== DEFAULT_REPLICAS || body.disks.length !== 1 || body.disks[0].size !== 150;
     const sealedPassword = (await backend.credentials()).seal({ password: body.admin_password });
+    const cap = hasPaymentMethod
+      ? (ctx.config.clickhouseClustersPerAccount ?? DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT)
+      : (ctx.config.clickhouseClustersPerTrialAccount ?? DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT);
     const row = await ctx.db.transaction(async (tx) => {
+      // The account's servers share one machine with every other tenant: each account gets a bounded share of it.
+      const running = await lockAccountManagedClusters(tx, project);
       const existing = (await lockProjectClusters(tx, project.id)).filter((r) => r.status !== 'deleting');
       if (!hasPaymentMethod && existing.length > 0) throw notAllowed();
       if (existing.some((r) => r.name === body.name)) throw new ValidationError({ name: ['A cluster with this name already exists in this project.'] });
+      if (running >= cap) {
+        throw conflict(
+          ClusterMessage.clusterLimitReached,
+          `Your ${project.organization_id === null ? 'account' : 'organization'} can run at most ${cap} managed ClickHouse cluster${cap === 1 ? '' : 's'} at a time${hasPaymentMethod ? '' : ' without a payment method'}. Delete a cluster first${hasPaymentMethod ? '' : ', or add a payment method'}.`,
+        );
+      }
       const inserted = await insertCluster(tx, {
         project_id: project.id,
         integration_id: integration.id,
@@ -286,7 +322,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
       const host = `${row.host}:${row.http_port}`;
       return {
         nodes: [{ shard: 1, replica: 1, host }],
-        targets: [{ host, endpoint: { host: row.host, port: row.http_port, secure: row.secure, user: username, password }, dataDir: null, diskType: 'external' }],
+        targets: [{ host, endpoint: { host: row.host, port: row.http_port, secure: row.secure, user: username, password, rules: outboundRules(ctx.config) }, dataDir: null, diskType: 'external' }],
       };
     }
     const nodes = await backend.provisioner.nodes(row.id);
@@ -369,16 +405,17 @@ function checkAgainstPriceList(body: CreateClusterBody, provider: Provider, hasP
 }
 
 /** SELECT version() on an external cluster, with a message that says what went wrong. */
+/**
+ * SELECT version() on an external cluster. Every failure gets the same answer: telling a closed port from a server
+ * that refused the user, or an unknown user from a wrong password, would make this a scanner and a guesser.
+ */
 async function connectExternal(endpoint: ClickhouseEndpoint): Promise<string> {
   try {
     const [row] = await clickhouseQuery<{ v: string }>(endpoint, 'SELECT version() AS v', { timeoutMs: 5_000 });
+    if (typeof row?.v !== 'string' || !/^\d+\.\d+/.test(row.v)) throw new ClickhouseError('not a ClickHouse answer', 0);
     return row.v;
-  } catch (error) {
-    if (!(error instanceof ClickhouseError)) throw error;
-    if (error.code === 0) throw new ValidationError({ host: [`We could not connect to ${endpoint.host}:${endpoint.port}. Check the host, the HTTP port and the secure setting.`] });
-    if (error.code === 192) throw new ValidationError({ username: ['ClickHouse does not know this username.'] });
-    if (error.code === 193 || error.code === 516) throw new ValidationError({ password: ['The password is not correct for this username.'] });
-    if (error.code === 195) throw new ValidationError({ host: ['The cluster does not accept connections from the platform\'s address for this user.'] });
-    throw new ValidationError({ host: [`The cluster answered with an error: ${error.message}`] });
+  } catch {
+    // A JSON parse error (some other HTTP server answered) is the same "could not connect".
+    throw new ValidationError({ host: [ClusterMessage.couldNotConnect] });
   }
 }

@@ -25,7 +25,14 @@ export function planOf(row: ClusterRow): ClusterPlan {
     adminPasswordSha256: row.admin_password_sha256 ?? '',
     ipSafeList: row.ip_safe_list,
     version: row.version,
+    machine: machineOf(row),
   };
+}
+
+/** The machine the cluster was sold with (cpu and memory bound each server, docs/clickhouse.md "Limits per server"). */
+function machineOf(row: ClusterRow): ClusterPlan['machine'] {
+  const found = row.machine ? findMachine(row.provider, row.machine) : undefined;
+  return found ? { name: found.name, cpu: found.cpu, ramGiB: found.ram } : undefined;
 }
 
 export function toClusterResponse(row: ClusterRow, progress: { current: number; max: number } | null = null): ClusterResponse {

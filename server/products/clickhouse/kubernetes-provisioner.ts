@@ -97,3 +97,59 @@ export function renderClickHouseInstallation(plan: ClusterPlan, options: Manifes
     },
   };
 }
+
+export interface NetworkPolicyOptions {
+  namespace: string;
+  /** Where the platform's pods run, and their labels: the only clients of the HTTP and native ports besides the cluster. */
+  platformNamespace: string;
+  platformPodLabels: Record<string, string>;
+  /** The ZooKeeper / Keeper pods (replicas > 1), by namespace and labels. */
+  keeper?: { namespace: string; podLabels: Record<string, string> };
+}
+
+export interface NetworkPolicy {
+  apiVersion: 'networking.k8s.io/v1';
+  kind: 'NetworkPolicy';
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  spec: {
+    podSelector: { matchLabels: Record<string, string> };
+    policyTypes: ('Ingress' | 'Egress')[];
+    ingress: { from: Record<string, unknown>[]; ports: { protocol: 'TCP' | 'UDP'; port: number }[] }[];
+    egress: { to: Record<string, unknown>[]; ports: { protocol: 'TCP' | 'UDP'; port: number }[] }[];
+  };
+}
+
+/**
+ * The NetworkPolicy next to each ClickHouseInstallation, the production form of the local network namespace: the
+ * cluster's pods accept HTTP and native connections only from the platform's pods and from each other (distributed
+ * queries, interserver replication), and open connections only to each other, to the Keeper when they replicate and
+ * to the cluster DNS. A customer's url(), remote(), mysql() … reach no other tenant, no platform service and no
+ * cloud metadata address. The operator labels every pod of an installation with clickhouse.altinity.com/chi.
+ */
+export function renderNetworkPolicy(plan: ClusterPlan, options: NetworkPolicyOptions): NetworkPolicy {
+  const self = { podSelector: { matchLabels: { 'clickhouse.altinity.com/chi': `cluster-${plan.clusterId}` } } };
+  const tcp = (...ports: number[]) => ports.map((port) => ({ protocol: 'TCP' as const, port }));
+  const inNamespace = (namespace: string, labels: Record<string, string>) => ({
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+    podSelector: { matchLabels: labels },
+  });
+  const egress: NetworkPolicy['spec']['egress'] = [
+    { to: [self], ports: tcp(8123, 9000, 9009) },
+    { to: [inNamespace('kube-system', { 'k8s-app': 'kube-dns' })], ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] },
+  ];
+  if (plan.replicas > 1 && options.keeper) egress.push({ to: [inNamespace(options.keeper.namespace, options.keeper.podLabels)], ports: tcp(2181, 9181) });
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `cluster-${plan.clusterId}`, namespace: options.namespace, labels: { 'app.kubernetes.io/managed-by': 'observability-platform', 'platform/cluster-id': String(plan.clusterId) } },
+    spec: {
+      podSelector: self.podSelector,
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [
+        { from: [inNamespace(options.platformNamespace, options.platformPodLabels)], ports: tcp(8123, 9000) },
+        { from: [self], ports: tcp(8123, 9000, 9009) },
+      ],
+      egress,
+    },
+  };
+}

@@ -8,7 +8,8 @@ import { ServerSupervisor, type ExitReport } from '../../processes/server-superv
 import { answersSelectOne, clickhouseExec, ClickhouseError } from './clickhouse-http';
 import type { ClusterPlan, ClusterProvisioner, NodeEndpoint, ProvisionOptions } from './provisioner';
 import { ProvisionError } from './provisioner';
-import { renderConfigXml, renderUsersXml, type RemoteReplica } from './server-config';
+import { createClusterNetwork, isolationModeFrom, type IsolationMode } from './cluster-network';
+import { renderConfigXml, renderUsersXml, serverLimits, type RemoteReplica } from './server-config';
 
 // Managed clusters as real clickhouse-server processes on this machine, one per node up to a cap (see
 // docs/clickhouse.md "Local cap"): a cluster gets at most maxProcessesPerCluster processes and the machine at most
@@ -24,6 +25,9 @@ import { renderConfigXml, renderUsersXml, type RemoteReplica } from './server-co
 export const CLICKHOUSE_SERVER_BIN = process.env.CLICKHOUSE_SERVER_BIN ?? '/usr/sbin/clickhouse-server';
 
 export const LOCAL_HOST = '127.0.0.1';
+/** What one server may hold in memory for all its queries on this machine at most (its plan may sell less). */
+export const DEFAULT_SERVER_MEMORY_BYTES = 1024 ** 3;
+export const DEFAULT_MAX_EXECUTION_SECONDS = 60;
 /** The platform's own ClickHouse user on managed servers (loopback only). */
 export const INTERNAL_USER = 'platform_internal';
 
@@ -38,6 +42,13 @@ export interface LocalProvisionerOptions {
   log?: (message: string) => void;
   /** The spawn seam: put in front of a cluster's server command (e.g. ['ip', 'netns', 'exec', 'ch-12']). */
   wrap?: (clusterId: number) => readonly string[] | undefined;
+  /**
+   * What this machine gives one server at most (CLICKHOUSE_SERVER_MEMORY_BYTES, default 1 GiB) and how long a
+   * customer's query may run (CLICKHOUSE_MAX_EXECUTION_SECONDS, default 60); the plan's machine bounds the rest.
+   */
+  limits?: { memoryCapBytes?: number; maxExecutionSeconds?: number };
+  /** Network isolation of the servers (CLICKHOUSE_NETWORK_ISOLATION; default: a namespace per cluster when possible). */
+  isolation?: IsolationMode;
   /** Supervision settings (tests shorten them). */
   restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
   liveness?: { intervalMs?: number; failures?: number };
@@ -125,6 +136,20 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
   const maxProcesses = options.maxProcesses ?? 12;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const supervisor = new ServerSupervisor(log);
+  const network = createClusterNetwork({ mode: options.isolation ?? isolationModeFrom(process.env.CLICKHOUSE_NETWORK_ISOLATION), root, supervisor, log });
+  if (network.mode === 'off') log('[clickhouse] managed servers run WITHOUT network isolation: their url() and remote() reach this machine (docs/clickhouse.md)');
+  async function preparePorts(clusterId: number, processes: readonly ProcessRow[]): Promise<void> {
+    try {
+      await network.prepare(clusterId, processes.flatMap((p) => [p.http_port, p.tcp_port]));
+    } catch (error) {
+      // The host's side of the forwarder could not listen: the same failure a server outside a namespace reports.
+      const code = (error as NodeJS.ErrnoException).code;
+      const port = (error as { port?: number }).port;
+      await network.release(clusterId).catch(() => undefined);
+      if (code === 'EADDRINUSE') throw new ProvisionError(`Port ${port ?? ''} of this cluster cannot be opened on this machine: Address already in use.`);
+      throw new ProvisionError(`The cluster's network could not be set up: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const events = options.events ?? {};
   /** Renders of one cluster's files run one after the other (concurrent safe-list changes). */
   const renderQueue = new Map<number, Promise<unknown>>();
@@ -180,6 +205,10 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
         ipSafeList: plan.ipSafeList,
         internalUser: INTERNAL_USER,
         internalPassword: secret,
+        limits: serverLimits(plan.machine, {
+          memoryCapBytes: options.limits?.memoryCapBytes ?? DEFAULT_SERVER_MEMORY_BYTES,
+          maxExecutionSeconds: options.limits?.maxExecutionSeconds ?? DEFAULT_MAX_EXECUTION_SECONDS,
+        }),
       };
       await writeAtomic(path.join(p.data_dir, 'users.xml'), renderUsersXml(input));
       await writeAtomic(path.join(p.data_dir, 'config.xml'), renderConfigXml(input));
@@ -204,7 +233,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       command: CLICKHOUSE_SERVER_BIN,
       args: [`--config-file=${configPath}`],
       identity: configPath,
-      wrap: options.wrap?.(clusterId),
+      wrap: options.wrap?.(clusterId) ?? network.wrap(clusterId),
       probe: () => answersSelectOne(endpoint, 1_000),
       liveness: options.liveness,
       restart: { readyTimeoutMs: startTimeoutMs, ...options.restart },
@@ -287,6 +316,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
         processes = await listProcesses(db, plan.clusterId);
       }
       await renderAll(plan, processes);
+      await preparePorts(plan.clusterId, processes);
       const admin = opts.adminPassword ? { user: plan.adminUser, password: opts.adminPassword } : undefined;
       let done = 0;
       await opts.progress?.(0, processes.length);
@@ -311,6 +341,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       const dir = clusterDir(root, clusterId);
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(names.filter((n) => n.startsWith('node-')).map((n) => supervisor.stop(path.join(dir, n), 'kill')));
+      await network.release(clusterId);
     },
 
     async running(clusterId) {
@@ -337,6 +368,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
           try {
             const processes = await listProcesses(db, plan.clusterId);
             await renderAll(plan, processes);
+            await preparePorts(plan.clusterId, processes);
             for (const p of processes) await startProcess(plan.clusterId, p, undefined);
           } catch (error) {
             failures.push({ clusterId: plan.clusterId, reason: error instanceof Error ? error.message : String(error) });
@@ -348,6 +380,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
     },
 
     async removeOrphans(known) {
+      await network.removeOrphans(known);
       const names = await readdir(root).catch(() => [] as string[]);
       for (const name of names) {
         const id = Number(name);
@@ -365,7 +398,10 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       return answers.every(Boolean);
     },
 
-    close: () => supervisor.close(),
+    async close() {
+      await supervisor.close();
+      await network.close();
+    },
   };
   return provisioner;
 }

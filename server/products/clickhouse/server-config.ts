@@ -24,6 +24,38 @@ export interface ServerConfigInput {
   /** The platform's own user: distributed queries between the nodes, health checks and metrics; loopback only. */
   internalUser: string;
   internalPassword: string;
+  /** What the plan sells, enforced by the server (serverLimits). */
+  limits: ServerLimits;
+}
+
+/** One server's share of the machine, from what the plan sells (docs/clickhouse.md "Limits per server"). */
+export interface ServerLimits {
+  /** max_memory_usage_for_all_queries (and per query): bytes all queries of the server may hold together. */
+  memoryBytes: number;
+  /** max_execution_time of the customer's queries, seconds. */
+  maxExecutionSeconds: number;
+  /** max_concurrent_queries of the server. */
+  maxConcurrentQueries: number;
+  /** max_threads of a query: the machine's vCPUs. */
+  maxThreads: number;
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * The limits of one server of a cluster sold with this machine: memory for all queries is 80 % of the machine's RAM
+ * (the rest for caches and merges) but never more than `localMemoryCapBytes`, what this shared machine can give one
+ * server; 4 concurrent queries per vCPU; threads per query = vCPUs; customer queries end after maxExecutionSeconds.
+ */
+export function serverLimits(machine: { cpu: number; ramGiB: number } | undefined, local: { memoryCapBytes: number; maxExecutionSeconds: number }): ServerLimits {
+  const cpu = Math.max(1, machine?.cpu ?? 2);
+  const sold = Math.floor((machine?.ramGiB ?? 8) * GIB * 0.8);
+  return {
+    memoryBytes: Math.min(sold, local.memoryCapBytes),
+    maxExecutionSeconds: local.maxExecutionSeconds,
+    maxConcurrentQueries: Math.max(4, cpu * 4),
+    maxThreads: cpu,
+  };
 }
 
 const xml = (value: string | number) =>
@@ -40,17 +72,32 @@ export function networkEntry(entry: string): string {
   return `::ffff:${address}/${96 + Number(bits)}`;
 }
 
-export function renderUsersXml(input: Pick<ServerConfigInput, 'adminUser' | 'adminPasswordSha256' | 'ipSafeList' | 'internalUser' | 'internalPassword'>): string {
+export function renderUsersXml(input: Pick<ServerConfigInput, 'adminUser' | 'adminPasswordSha256' | 'ipSafeList' | 'internalUser' | 'internalPassword' | 'limits'>): string {
   const networks = input.ipSafeList.length === 0 ? ['::/0'] : input.ipSafeList.map(networkEntry);
+  const { limits } = input;
   return `<?xml version="1.0"?>
 <yandex>
   <profiles>
+    <!-- The platform's own user (health checks, metrics, qryn's storage): the server's memory cap, no time limit. -->
     <default>
       <log_queries>1</log_queries>
-      <max_memory_usage>2000000000</max_memory_usage>
+      <max_memory_usage>${limits.memoryBytes}</max_memory_usage>
+      <max_memory_usage_for_all_queries>${limits.memoryBytes}</max_memory_usage_for_all_queries>
+      <max_threads>${limits.maxThreads}</max_threads>
       <!-- LowCardinality is experimental in 18.16; qryn's tables use it when a project stores qryn here. -->
       <allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type>
     </default>
+    <!-- The customer's admin: what the plan sells. The settings are fixed here (readonly constraints do not exist
+         in 18.16, so a SET could raise them for one session; the server-wide memory cap of all queries and
+         max_concurrent_queries still hold). -->
+    <customer>
+      <log_queries>1</log_queries>
+      <max_memory_usage>${limits.memoryBytes}</max_memory_usage>
+      <max_memory_usage_for_all_queries>${limits.memoryBytes}</max_memory_usage_for_all_queries>
+      <max_execution_time>${limits.maxExecutionSeconds}</max_execution_time>
+      <max_threads>${limits.maxThreads}</max_threads>
+      <allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type>
+    </customer>
   </profiles>
   <users>
     <${input.adminUser}>
@@ -58,7 +105,7 @@ export function renderUsersXml(input: Pick<ServerConfigInput, 'adminUser' | 'adm
       <networks>
 ${networks.map((n) => `        <ip>${xml(n)}</ip>`).join('\n')}
       </networks>
-      <profile>default</profile>
+      <profile>customer</profile>
       <quota>default</quota>
     </${input.adminUser}>
     <${input.internalUser}>
@@ -127,7 +174,7 @@ ${replicas
   <default_profile>default</default_profile>
   <default_database>default</default_database>
   <mark_cache_size>268435456</mark_cache_size>
-  <max_concurrent_queries>100</max_concurrent_queries>
+  <max_concurrent_queries>${input.limits.maxConcurrentQueries}</max_concurrent_queries>
   <!-- Stop within a few seconds (a restart after SYSTEM SHUTDOWN or a TERM waits for it): a stopping 18.16 server
        waits for open keep-alive connections (default 10 s) and unfinished queries. -->
   <keep_alive_timeout>3</keep_alive_timeout>

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LoggenTraces, Span } from '../../../contract/loggen';
 import { compileExpression, type LogRecord } from './log-generator';
+import type { AddressRules } from '../../net/address-rules';
+import { guardedRequest, RequestRefused } from '../../net/guarded-request';
 
 // Sends what Loggen generates to a qryn instance through the same gateway any agent uses: logs as a Loki push
 // (JSON), metrics as InfluxDB line protocol, traces as Zipkin JSON v2. The paths are qryn's (and Loki's, InfluxDB's
@@ -15,6 +17,10 @@ export interface ShipTarget {
   headers: Readonly<Record<string, string>>;
   apiKey: string;
   apiSecret: string;
+  /** The address rules every connection (and every redirect) is checked against. */
+  rules: AddressRules;
+  /** The project's own qryn instance: its first hop may be the platform's own address, and its messages are shown. */
+  trusted: boolean;
 }
 
 /** The gateway said no: a refused key or a rejected body. Not worth retrying. */
@@ -40,28 +46,45 @@ function requestHeaders(target: ShipTarget, contentType: string): Record<string,
 }
 
 async function send(target: ShipTarget, path: string, contentType: string, body: string, signal?: AbortSignal): Promise<void> {
-  const response = await fetch(endpoint(target, path), {
-    method: 'POST',
-    headers: requestHeaders(target, contentType),
-    body,
-    signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
-  });
-  const text = await response.text().catch(() => '');
-  if (response.ok) return;
-  const reason = describeRefusal(response.status, text);
-  if (response.status >= 400 && response.status < 500) throw new ShipRefused(response.status, reason);
+  let answer;
+  try {
+    answer = await guardedRequest(
+      endpoint(target, path),
+      {
+        method: 'POST',
+        headers: requestHeaders(target, contentType),
+        body,
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
+        timeoutMs: 15_000,
+        maxRedirects: 3,
+        trusted: target.trusted,
+        // Only the platform's own gateway's message is ever shown, and it is short.
+        maxBodyChars: target.trusted ? 2_000 : 0,
+      },
+      target.rules,
+    );
+  } catch (error) {
+    // An address the rules refuse (now, or after a redirect or a DNS change) is not worth retrying.
+    if (error instanceof RequestRefused) throw new ShipRefused(0, `the address is not allowed (${error.message})`);
+    throw error;
+  }
+  if (answer.status >= 200 && answer.status < 300) return;
+  const reason = describeRefusal(answer.status, target.trusted ? answer.body : '');
+  if (answer.status >= 300 && answer.status < 500) throw new ShipRefused(answer.status, reason);
   throw new Error(reason);
 }
 
+/** The status, and the gateway's own message when the target is the project's qryn instance; never another server's body. */
 function describeRefusal(status: number, body: string): string {
-  let detail = body.trim().slice(0, 300);
+  let detail = '';
   try {
     const parsed = JSON.parse(body) as { message?: string; description?: string };
-    detail = [parsed.message, parsed.description].filter(Boolean).join(': ') || detail;
+    detail = [parsed.message, parsed.description].filter((part) => typeof part === 'string').join(': ').slice(0, 300);
   } catch {
-    // plain text
+    // not the gateway's JSON: nothing of it is shown
   }
   if (status === 401 || status === 403) return `the qryn instance refused the API key and secret (${status}${detail ? `: ${detail}` : ''})`;
+  if (status >= 300 && status < 400) return `the target answered ${status} (a redirect, not followed further)`;
   return `the qryn instance answered ${status}${detail ? `: ${detail}` : ''}`;
 }
 

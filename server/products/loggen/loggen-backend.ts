@@ -3,6 +3,9 @@ import { Schema } from 'effect';
 import { ProjectIdQuery } from '../../../contract/common';
 import {
   ALREADY_RUNNING_MESSAGE,
+  URL_MESSAGE,
+  URL_NOT_ALLOWED_MESSAGE,
+  URL_UNRESOLVED_MESSAGE,
   LoggenConfigBody,
   validateLoggenConfig,
   type LoggenConfig,
@@ -15,6 +18,7 @@ import { visibleProjectOr404 } from '../../api/project-routes';
 import { findProjectIntegration } from '../../db/repositories/integrations-repository';
 import { cancelJob, latestJobFor, type JobRow } from '../../db/repositories/jobs-repository';
 import { deleteLoggenConfig, findLoggenConfig, saveLoggenConfig } from '../../db/repositories/loggen-repository';
+import { AddressRefused, outboundRules, parseHost, resolveAllowed } from '../../net/address-rules';
 import type { IngestionTarget, ProductBackend, ProductFactory } from '../product-backend';
 import { DEFAULT_STRUCTURE, LOG_CATEGORIES, listLogOptions } from './log-catalogue';
 import { LOGGEN_RUN_JOB, loggenSubject, runLoggen, type LoggenRunPayload } from './loggen-run';
@@ -82,6 +86,32 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
     });
   }
 
+  /**
+   * Where Loggen may push: the project's own qryn instance (exactly its address), or an http(s) address whose host
+   * resolves to public addresses only (the address rules, docs/security.md). Answers whether the target is the
+   * project's own instance; a refused address is a 422 at the url field.
+   */
+  async function checkTarget(ctx: ApiContext, projectId: number, text: string): Promise<boolean> {
+    const own = await ctx.products.get('qryn')?.ingestionUrl?.(ctx.db, projectId);
+    const trimmed = text.replace(/\/+$/, '');
+    if (own !== undefined && trimmed === own) return true;
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ValidationError({ url: [URL_MESSAGE] });
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !parseHost(url.hostname)) {
+      throw new ValidationError({ url: [URL_NOT_ALLOWED_MESSAGE] });
+    }
+    try {
+      await resolveAllowed(url.hostname, outboundRules(ctx.config));
+    } catch (error) {
+      throw new ValidationError({ url: [error instanceof AddressRefused ? URL_NOT_ALLOWED_MESSAGE : URL_UNRESOLVED_MESSAGE] });
+    }
+    return false;
+  }
+
   function chunkOf(job: JobRow): LoggenRunChunk {
     const status = job.status === 'done' ? 'done' : job.status === 'failed' ? 'failed' : job.status === 'cancelled' ? 'stopped' : 'running';
     return {
@@ -126,7 +156,7 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
     },
     async start() {
       // A customer's run: in the tenant pool, so ten-minute runs never hold back the platform's own jobs.
-      platform.jobs.register(LOGGEN_RUN_JOB, (job) => runLoggen(job), { pool: 'tenant' });
+      platform.jobs.register(LOGGEN_RUN_JOB, (job) => runLoggen(job, { rules: outboundRules(platform.config) }), { pool: 'tenant' });
       // The generator works when no run is stuck: a running job whose lease ran out means no worker is alive.
       platform.services.register({ slug: 'loggen', name: 'Loggen' }, 'Log generator', async () => {
         const stuck = await platform.db.query(
@@ -168,6 +198,7 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
         const body = decodeOrThrow(LoggenConfigBody, await readBody(req));
         const errors = validateLoggenConfig(body, listLogOptions());
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+        await checkTarget(ctx, integration.project_id, body.url);
         await saveLoggenConfig(ctx.db, integration.id, body, caller.userId);
         sendJson(res, 200, { message: 'The configuration has been saved', step: 'run-loggen' });
       });
@@ -181,12 +212,14 @@ export const createLoggenBackend: ProductFactory = (platform): ProductBackend =>
         const { project_id: _p, subscription_id: _s, ...body } = config;
         const errors = validateLoggenConfig(body, listLogOptions());
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+        // Checked again on every run: the saved address's name may resolve elsewhere by now.
+        const trusted = await checkTarget(ctx, project.id, body.url);
         // One run at a time per project: checked and enqueued under the integration's row lock.
         const job = await ctx.db.transaction(async (tx) => {
           await tx.query('SELECT id FROM integrations WHERE id = $1 FOR UPDATE', [integration.id]);
           const latest = await latestJobFor(tx, loggenSubject(integration.id), LOGGEN_RUN_JOB);
           if (latest && (latest.status === 'queued' || latest.status === 'running')) return null;
-          const payload: LoggenRunPayload = { integrationId: integration.id, projectId: project.id, config: body };
+          const payload: LoggenRunPayload = { integrationId: integration.id, projectId: project.id, config: body, trusted };
           // The organization (or the personal project's owner) is the tenant: its runs count against the per-tenant cap.
           const tenant = project.organization_id !== null ? `organization:${project.organization_id}` : `user:${project.user_id}`;
           return ctx.jobs.enqueue(tx, LOGGEN_RUN_JOB, { subject: loggenSubject(integration.id), payload, maxAttempts: 1, tenant });

@@ -1,5 +1,6 @@
 import { pairsToRecord, timeoutSeconds, type LoggenConfigBody, type LoggenFormat, type LoggenTimeout } from '../../../contract/loggen';
 import type { JobContext } from '../../jobs/job-queue';
+import type { AddressRules } from '../../net/address-rules';
 import { compileStructure, formatLine, type LogRecord } from './log-generator';
 import { createTraceBuilder, type TraceBuilder, metricsBody, shipLogs, shipMetrics, ShipRefused, shipTraces, type LogEntry, type ShipTarget } from './log-shipper';
 
@@ -14,18 +15,27 @@ export interface LoggenRunPayload {
   integrationId: number;
   projectId: number;
   config: LoggenConfigBody;
+  /** The URL was the project's own qryn instance when the run was asked for (checked by the platform, not the user). */
+  trusted?: boolean;
 }
 
 const TRANSIENT_RETRIES = 3;
 
 export class RunFailed extends Error {}
 
-export async function runLoggen(ctx: JobContext, options: { sleep?: (ms: number) => Promise<void> } = {}): Promise<{ sent: number }> {
+export async function runLoggen(ctx: JobContext, options: { rules: AddressRules; sleep?: (ms: number) => Promise<void> }): Promise<{ sent: number }> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const { config } = ctx.job.payload as unknown as LoggenRunPayload;
+  const { config, trusted } = ctx.job.payload as unknown as LoggenRunPayload;
   const total = config.rate * timeoutSeconds(config.timeout as LoggenTimeout);
   const labels = pairsToRecord(config.labels);
-  const target: ShipTarget = { url: config.url, headers: pairsToRecord(config.headers), apiKey: config.api_key, apiSecret: config.api_secret };
+  const target: ShipTarget = {
+    url: config.url,
+    headers: pairsToRecord(config.headers),
+    apiKey: config.api_key,
+    apiSecret: config.api_secret,
+    rules: options.rules,
+    trusted: trusted === true,
+  };
   const generate = compileStructure(config.log_config.structure);
   const tracing = config.traces.enabled ? createTraceBuilder(config.traces, labels.app ?? labels.service_name ?? 'loggen') : null;
   let sent = Math.min(ctx.job.progress_current, total);

@@ -160,6 +160,11 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     // kept only as a hash, so it cannot be handed out again). The token is listed in the instance's Auth Tokens as
     // 'Loggen' and deleting it stops Loggen's pushes.
     ingestionTarget: (db, projectId) => scopedTarget(db, projectId, 'Loggen', 'write'),
+    // Loggen may push to this address although it is the platform's own (docs/security.md, address rules).
+    async ingestionUrl(db, projectId) {
+      const instance = await findInstanceOfProject(db, projectId);
+      return instance ? `${platform.config.publicUrl}${gateway.prefix}/${instance.id}` : undefined;
+    },
     // Grafana's datasources read with a read token of their own, listed as 'Grafana' in the Auth Tokens.
     readTarget: (db, projectId, consumer) => scopedTarget(db, projectId, consumer, 'read'),
     invalidate(instanceId) {
