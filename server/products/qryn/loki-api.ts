@@ -41,8 +41,10 @@ function plain(res: ServerResponse, status: number, message: string) {
 function lokiTime(value: string | null, fallback: bigint, name: string): bigint {
   try {
     return parseTime(value ?? undefined, fallback, 'loki');
-  } catch {
-    throw new LogQLQueryError(`invalid ${name} parameter: cannot parse "${(value ?? '').slice(0, 40)}" to a valid timestamp`);
+  } catch (error) {
+    // Loki's wording, with the reason when the time parses but is out of the range this store keeps (1970–9999).
+    const reason = error instanceof Error && /out of range/.test(error.message) ? ` (${error.message})` : '';
+    throw new LogQLQueryError(`invalid ${name} parameter: cannot parse "${(value ?? '').slice(0, 40)}" to a valid timestamp${reason}`);
   }
 }
 

@@ -51,6 +51,10 @@ function send(res: ServerResponse, answer: PromqlAnswer): void {
 
 const success = (res: ServerResponse, data: unknown) => send(res, { status: 200, body: JSON.stringify({ status: 'success', data }) });
 
+/** 0001-01-01T00:00:00Z (Date.UTC would read the year 1 as 1901). */
+const MIN_TIME_MS = -62_135_596_800_000;
+const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Prometheus' time parameter: seconds since the epoch (with a fraction) or RFC 3339; in ms. */
 function timeParam(params: URLSearchParams, name: string, fallbackMs?: number): number {
   const value = params.get(name);
@@ -58,9 +62,10 @@ function timeParam(params: URLSearchParams, name: string, fallbackMs?: number): 
     if (fallbackMs === undefined) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "" to a valid timestamp`);
     return fallbackMs;
   }
-  if (/^[+-]?\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  const ms = /^[+-]?\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "${value.slice(0, 60)}" to a valid timestamp`);
+  // Years 1 to 9999 (what RFC 3339 can write): beyond them a time is a client's mistake, not a query to run.
+  if (ms < MIN_TIME_MS || ms > MAX_TIME_MS) throw new PromError('bad_data', `invalid parameter "${name}": "${value.slice(0, 60)}" is out of range: times between the years 1 and 9999 are accepted`);
   return ms;
 }
 
