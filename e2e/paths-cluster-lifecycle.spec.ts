@@ -158,7 +158,8 @@ describeBrowserModel('cluster lifecycle: generated paths in the browser', {
       await expect(confirmDialog(walk).getByRole('button', { name: 'Cancel' })).toBeDisabled();
     },
     gone: async (walk) => {
-      await expect(walk.page.getByText('This cluster has been deleted.')).toBeVisible();
+      // Deleted for a managed cluster, disconnected for an external one (the paths reach gone from both).
+      await expect(walk.page.getByText(/^This cluster has been (deleted|disconnected)\.$/)).toBeVisible();
       await expect(walk.page.getByRole('button', { name: 'Back to the clusters' })).toBeVisible();
     },
     error: async (walk) => {
