@@ -497,7 +497,8 @@ describe.each(databaseTargets())('role × call matrix ($kind)', (target) => {
   const tokens: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    const api = await startApi(target, { products: true });
+    // Loggen's target in the matrix is a local address: allowed here as an operator would for a LAN installation.
+    const api = await startApi(target, { products: true, env: { OUTBOUND_ALLOWED_NETWORKS: '127.0.0.1' } });
     const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
     const acmeBillingId = (await api.db.query<{ billing_account_id: number }>('SELECT billing_account_id FROM organizations WHERE id = $1', [acmeId]))[0].billing_account_id;
