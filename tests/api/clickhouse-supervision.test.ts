@@ -84,6 +84,10 @@ describe('supervised managed clusters through the API (real servers)', () => {
   };
 
   beforeAll(async () => {
+    // The servers on the host's network: the port-taking case below needs the server's own port on the host (with
+    // network isolation the host side of that port is the platform's forwarder, which no test can take away).
+    // Isolation itself is tested in cluster-isolation.test.ts.
+    process.env.CLICKHOUSE_NETWORK_ISOLATION = 'off';
     platform = await startTestPlatform();
     const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
     const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
@@ -96,6 +100,7 @@ describe('supervised managed clusters through the API (real servers)', () => {
   afterAll(async () => {
     const dataDir = platform?.dataDir;
     await platform?.stop();
+    delete process.env.CLICKHOUSE_NETWORK_ISOLATION;
     if (dataDir) expect(serversOf(path.join(dataDir, 'clickhouse'))).toEqual([]);
   });
 
