@@ -110,3 +110,20 @@ export function rewriteFlagSettings(pattern: string): string {
   out += ')'.repeat(extra.pop() ?? 0);
   return out;
 }
+
+/**
+ * Whether a label matcher accepts the empty value, and so a series without the label (Prometheus' and Loki's rule,
+ * which both also use to refuse a selector whose every matcher accepts the empty value).
+ */
+export function matcherAcceptsEmpty(m: { op: '=' | '!=' | '=~' | '!~'; value: string }): boolean {
+  switch (m.op) {
+    case '=':
+      return m.value === '';
+    case '!=':
+      return m.value !== '';
+    case '=~':
+      return compileAnchored(m.value)('');
+    case '!~':
+      return !compileAnchored(m.value)('');
+  }
+}

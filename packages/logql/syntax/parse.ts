@@ -1,6 +1,6 @@
 import { parser } from '@grafana/lezer-logql';
 import type { SyntaxNode } from '@lezer/common';
-import { compileAnchored, compileRe2, RegexError } from '../../re2-pattern/re2-pattern';
+import { compileAnchored, compileRe2, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
 import type {
   BinaryOp, CompareOp, Expr, Grouping, LabelExtraction, LabelFilter, LabelMatcher, LineFilterOp, LogRangeExpr,
   LogSelectorExpr, MatchOp, MetricExpr, RangeOp, Stage, UnwrapConv, VectorOp,
@@ -134,26 +134,13 @@ function logExpr(r: Reader, node: SyntaxNode): LogSelectorExpr {
 function matchers(r: Reader, selector: SyntaxNode): LabelMatcher[] {
   const list = collect(selector, 'Matcher').map((m) => matcher(r, m));
   // Loki refuses selectors that would select every stream.
-  if (!list.some((m) => !matchesEmpty(m))) {
+  if (!list.some((m) => !matcherAcceptsEmpty(m))) {
     r.fail(
       selector.from,
       'queries require at least one regexp or equality matcher that does not have an empty-compatible value. For instance, app=~".*" does not meet this requirement, but app=~".+" will',
     );
   }
   return list;
-}
-
-export function matchesEmpty(m: LabelMatcher): boolean {
-  switch (m.op) {
-    case '=':
-      return m.value === '';
-    case '!=':
-      return m.value !== '';
-    case '=~':
-      return compileAnchored(m.value)('');
-    case '!~':
-      return !compileAnchored(m.value)('');
-  }
 }
 
 function matcher(r: Reader, node: SyntaxNode): LabelMatcher {

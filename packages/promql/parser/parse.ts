@@ -7,7 +7,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 import type { SyntaxNode } from '@lezer/common';
 import { PromQLError } from '../engine/errors';
 import type { LabelMatcher, MatchOp } from '../storage/querier';
-import { compileAnchored, RegexError } from '../../re2-pattern/re2-pattern';
+import { compileAnchored, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
 import {
   COMPARISON_OPS, FUNCTIONS, SET_OPS, typeName, typeOf,
   type AggregateOp, type AtModifier, type BinaryOp, type Expr, type PosRange, type ValueType, type VectorMatching,
@@ -366,7 +366,7 @@ class Converter {
       }
     }
     // Prometheus refuses selectors that would select every series.
-    if (!matchers.some((m) => !matchesEmpty(m))) this.fail(node, 'vector selector must contain at least one non-empty matcher');
+    if (!matchers.some((m) => !matcherAcceptsEmpty(m))) this.fail(node, 'vector selector must contain at least one non-empty matcher');
     return { kind: 'VectorSelector', name, matchers, offsetMs: 0, pos };
   }
 
@@ -563,19 +563,6 @@ function children(node: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
   for (let c = node.firstChild; c; c = c.nextSibling) out.push(c);
   return out;
-}
-
-function matchesEmpty(m: LabelMatcher): boolean {
-  switch (m.op) {
-    case '=':
-      return m.value === '';
-    case '!=':
-      return m.value !== '';
-    case '=~':
-      return compileAnchored(m.value)('');
-    case '!~':
-      return !compileAnchored(m.value)('');
-  }
 }
 
 function nextTokenEnd(text: string, at: number): number {

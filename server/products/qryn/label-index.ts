@@ -1,4 +1,4 @@
-import { compileAnchored, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
+import { matcherAcceptsEmpty, toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 import type { SeriesType } from './ingest/batch';
 import { literal, type StorageClient } from './storage-client';
 
@@ -37,26 +37,12 @@ function valuePredicate(m: IndexMatcher): string {
   }
 }
 
-/** Whether the matcher accepts the empty value, and so a series without the label (Prometheus' and Loki's rule). */
-export function matchesEmpty(m: IndexMatcher): boolean {
-  switch (m.op) {
-    case '=':
-      return m.value === '';
-    case '!=':
-      return m.value !== '';
-    case '=~':
-      return compileAnchored(m.value)('');
-    case '!~':
-      return !compileAnchored(m.value)('');
-  }
-}
-
 /** The fingerprints of `type` series with a series row on the range's days that every matcher accepts. */
 export function fingerprintsSql(db: string, type: SeriesType, matchers: readonly IndexMatcher[], range: TimeRangeNs): string {
   const days = dateClause(range);
   const conditions = matchers.map((m) => {
     const labels = `SELECT fingerprint FROM ${db}.series_labels WHERE type = '${type}' AND ${days} AND key = ${literal(m.name)}`;
-    return matchesEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${valuePredicate(m)}))` : `fingerprint IN (${labels} AND ${valuePredicate(m)})`;
+    return matcherAcceptsEmpty(m) ? `fingerprint NOT IN (${labels} AND NOT (${valuePredicate(m)}))` : `fingerprint IN (${labels} AND ${valuePredicate(m)})`;
   });
   return `SELECT DISTINCT fingerprint FROM ${db}.time_series WHERE type = '${type}' AND ${days}${conditions.map((c) => ` AND ${c}`).join('')}`;
 }
