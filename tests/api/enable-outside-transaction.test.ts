@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiHarness } from '../support/api-client';
+import { startAcmeApi, type ApiHarness } from '../support/api-client';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
 import { findInstanceOfProject } from '../../server/products/hepic/hepic-repository';
 
@@ -13,11 +13,7 @@ describe('product setup outside the enable transaction', () => {
   let stagingId: number;
 
   beforeAll(async () => {
-    api = await startApi({ kind: 'pglite' }, { products: true });
-    const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-    productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
-    stagingId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
-    owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
+    ({ api, owner, productionId, stagingId } = await startAcmeApi());
   }, 120_000);
   afterAll(async () => api?.close());
 

@@ -163,3 +163,13 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     },
   };
 }
+
+/** An API with every product on the embedded database, signed in as Acme's owner, and Acme's two seeded projects. */
+export async function startAcmeApi(): Promise<{ api: ApiHarness; owner: string; productionId: number; stagingId: number }> {
+  const api = await startApi({ kind: 'pglite' }, { products: true });
+  const acmeId = (await api.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
+  const productionId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
+  const stagingId = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
+  const owner = await api.tokenFor('demo@example.com', { organizationId: acmeId });
+  return { api, owner, productionId, stagingId };
+}
