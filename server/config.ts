@@ -68,6 +68,33 @@ export interface PlatformConfig {
   /** CLICKHOUSE_CLUSTERS_PER_ORGANIZATION / _TRIAL: managed clusters one account may run (docs/security.md). */
   clickhouseClustersPerAccount?: number;
   clickhouseClustersPerTrialAccount?: number;
+  /**
+   * QRYN_CLICKHOUSE_*: qryn's storage on an existing ClickHouse server or cluster instead of the embedded server under
+   * DATA_DIR/storage (docs/qryn.md "Storage on an existing ClickHouse"). Absent: the embedded server.
+   */
+  qrynClickhouse?: QrynClickhouseSettings;
+}
+
+export interface QrynClickhouseSettings {
+  /** QRYN_CLICKHOUSE_URL: the HTTP interface of the server the platform talks to (any node of the cluster). */
+  url: string;
+  /** QRYN_CLICKHOUSE_USER (default `default`) and QRYN_CLICKHOUSE_PASSWORD (default empty). */
+  user: string;
+  password: string;
+  /** QRYN_CLICKHOUSE_DATABASE: the prefix of the instances' databases, `<prefix>_<instance id>` (default `qryn`). */
+  databasePrefix: string;
+  /** QRYN_CLICKHOUSE_CLUSTER: a cluster of the server's remote_servers; the tables are then sharded over it. */
+  cluster?: string;
+  /**
+   * QRYN_CLICKHOUSE_REPLICATED=true: the servers have a ZooKeeper/Keeper and the macros {shard} and {replica}; the
+   * local tables are then Replicated*MergeTree and the schema is created with ON CLUSTER.
+   */
+  replicated: boolean;
+  /**
+   * QRYN_CLICKHOUSE_NODE_URLS: the HTTP URLs of every node, comma-separated, when they cannot be derived from
+   * system.clusters (each node's host name with the port of QRYN_CLICKHOUSE_URL).
+   */
+  nodeUrls?: string[];
 }
 
 export interface SocialOidcSettings {
@@ -162,6 +189,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     externalConnectAttempts: wholeNumberSetting(env, 'EXTERNAL_CONNECT_ATTEMPTS', DEFAULT_EXTERNAL_CONNECT_ATTEMPTS, 1),
     clickhouseClustersPerAccount: wholeNumberSetting(env, 'CLICKHOUSE_CLUSTERS_PER_ORGANIZATION', DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT, 1),
     clickhouseClustersPerTrialAccount: wholeNumberSetting(env, 'CLICKHOUSE_CLUSTERS_PER_TRIAL_ORGANIZATION', DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT, 1),
+    qrynClickhouse: qrynClickhouseFrom(env),
+  };
+}
+
+const httpUrl = (name: string, value: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http or https URL of ClickHouse's HTTP interface (got "${value}").`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http or https URL (got "${value}").`);
+  if (url.username || url.password) throw new Error(`${name} must not carry credentials: set QRYN_CLICKHOUSE_USER and QRYN_CLICKHOUSE_PASSWORD.`);
+  return value.trim();
+};
+
+/** QRYN_CLICKHOUSE_*: all checked at start; a setting without QRYN_CLICKHOUSE_URL, or a malformed one, stops the start with its name. */
+export function qrynClickhouseFrom(env: NodeJS.ProcessEnv): QrynClickhouseSettings | undefined {
+  const url = (env.QRYN_CLICKHOUSE_URL ?? '').trim();
+  const others = ['QRYN_CLICKHOUSE_USER', 'QRYN_CLICKHOUSE_PASSWORD', 'QRYN_CLICKHOUSE_DATABASE', 'QRYN_CLICKHOUSE_CLUSTER', 'QRYN_CLICKHOUSE_REPLICATED', 'QRYN_CLICKHOUSE_NODE_URLS'];
+  if (!url) {
+    const stray = others.filter((name) => env[name]);
+    if (stray.length) throw new Error(`${stray.join(', ')} set without QRYN_CLICKHOUSE_URL: set the ClickHouse server's URL too, or unset them.`);
+    return undefined;
+  }
+  const databasePrefix = (env.QRYN_CLICKHOUSE_DATABASE ?? '').trim() || 'qryn';
+  // Database names are generated identifiers (storage-client.ts identifier()): lower-case letters, digits, _.
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(databasePrefix)) throw new Error(`QRYN_CLICKHOUSE_DATABASE must be lower-case letters, digits and _ (at most 41), starting with a letter or _ (got "${databasePrefix}").`);
+  const cluster = (env.QRYN_CLICKHOUSE_CLUSTER ?? '').trim() || undefined;
+  if (cluster && !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/.test(cluster)) throw new Error(`QRYN_CLICKHOUSE_CLUSTER must be a cluster name of the server's remote_servers (letters, digits, _ . -; got "${cluster}").`);
+  const replicatedText = (env.QRYN_CLICKHOUSE_REPLICATED ?? '').trim().toLowerCase();
+  if (replicatedText && replicatedText !== 'true' && replicatedText !== 'false') throw new Error(`QRYN_CLICKHOUSE_REPLICATED must be true or false (got "${env.QRYN_CLICKHOUSE_REPLICATED}").`);
+  const replicated = replicatedText === 'true';
+  if (replicated && !cluster) throw new Error('QRYN_CLICKHOUSE_REPLICATED=true needs QRYN_CLICKHOUSE_CLUSTER: replicated tables are made on a cluster.');
+  const nodeText = (env.QRYN_CLICKHOUSE_NODE_URLS ?? '').trim();
+  if (nodeText && !cluster) throw new Error('QRYN_CLICKHOUSE_NODE_URLS needs QRYN_CLICKHOUSE_CLUSTER: the nodes are those of a cluster.');
+  const nodeUrls = nodeText ? nodeText.split(',').map((n) => n.trim()).filter(Boolean).map((n) => httpUrl('QRYN_CLICKHOUSE_NODE_URLS', n)) : undefined;
+  return {
+    url: httpUrl('QRYN_CLICKHOUSE_URL', url),
+    user: (env.QRYN_CLICKHOUSE_USER ?? '').trim() || 'default',
+    password: env.QRYN_CLICKHOUSE_PASSWORD ?? '',
+    databasePrefix,
+    cluster,
+    replicated,
+    nodeUrls,
   };
 }
 

@@ -28,6 +28,7 @@ import { admitDevPageRequest } from './dev/dev-pages-key';
 import { describeErrorForLog } from './safe-error-log';
 import { startSocialStandIn, type SocialStandIn } from './identity/social-stand-in/stand-in-provider';
 import { socialRedirectUri } from './identity/social-sign-in';
+import { startInstanceEvents, type InstanceEvents } from './coordination/instance-events';
 
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default: the config's seedDemoData (SEED_DEMO_DATA). */
@@ -80,6 +81,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
   let effective = withActualPort(config, port);
 
   let db: Database | undefined;
+  let events: InstanceEvents | undefined;
   let standIn: SocialStandIn | undefined;
   try {
     if (!effective.socialOidc && effective.socialStandIn?.enabled) {
@@ -110,7 +112,9 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const clock = createClock();
     const services = createServiceRegistry(db);
     const jobs = createJobQueue(db, { log });
-    const products = createProductRegistry({ db, config: effective, clock, jobs, services, log }, [...PRODUCT_FACTORIES, ...(options.extraProducts ?? [])]);
+    // Several instances on one PostgreSQL tell each other what made their caches stale (LISTEN/NOTIFY).
+    events = await startInstanceEvents({ databaseUrl: effective.databaseUrl, db, log });
+    const products = createProductRegistry({ db, config: effective, clock, jobs, services, log, events }, [...PRODUCT_FACTORIES, ...(options.extraProducts ?? [])]);
     await products.start();
     if (seeded) await provisionDemoProducts(db, products, log);
     const lifecycle = await startSubscriptionLifecycle({ db, clock, products, jobs, log }, { intervalMs: options.lifecycleIntervalMs });
@@ -210,12 +214,14 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
         storageSwitch?.resume();
         await jobs.close();
         await products.close();
+        await events?.close();
         await database.close();
       },
     };
   } catch (error) {
     await closeServer(server).catch(() => undefined);
     await standIn?.close().catch(() => undefined);
+    await events?.close().catch(() => undefined);
     await db?.close().catch(() => undefined);
     throw error;
   }

@@ -8,6 +8,7 @@ import type { ApiContext } from '../api/api-context';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ProductRegistry } from './product-registry';
+import type { InstanceEvents } from '../coordination/instance-events';
 
 // The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
 // a product's internals: it calls these methods. Each product lives in server/products/<slug>/ and exports one
@@ -23,6 +24,11 @@ export interface ProductPlatform {
   log: (message: string) => void;
   /** The other products of this installation (a product that stores on another: Hepic on ClickHouse clusters). */
   products?: () => ProductRegistry;
+  /**
+   * Changes told to every platform instance on the same PostgreSQL (server/coordination/instance-events.ts), so a
+   * cache another instance keeps is dropped at once. Absent (harnesses without the platform): this process only.
+   */
+  events?: InstanceEvents;
 }
 
 export interface EnableRequest {

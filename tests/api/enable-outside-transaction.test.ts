@@ -19,7 +19,7 @@ describe('product setup outside the enable transaction', () => {
 
   it('a paused storage during a Hepic enable leaves the other requests answered', async () => {
     const storage = (api.products.get('qryn') as QrynBackend).storageServer()!;
-    process.kill(storage.pid, 'SIGSTOP');
+    process.kill(storage.pid!, 'SIGSTOP');
     let enabled: { status: number } | undefined;
     try {
       const enabling = api
@@ -36,10 +36,10 @@ describe('product setup outside the enable transaction', () => {
       ]);
       expect(projects?.status).toBe(200);
       expect(enabled).toBeUndefined();
-      process.kill(storage.pid, 'SIGCONT');
+      process.kill(storage.pid!, 'SIGCONT');
       await enabling;
     } finally {
-      process.kill(storage.pid, 'SIGCONT');
+      process.kill(storage.pid!, 'SIGCONT');
     }
     expect(enabled?.status).toBe(201);
     expect(await findInstanceOfProject(api.db, productionId)).toBeDefined();

@@ -6,6 +6,7 @@ import { ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
+import { claimPort, type PortClaim } from '../../coordination/port-ownership';
 import { listenerLimits, startHepListener, type HepListener, type ListenerLimits } from './hep-listener';
 import { findPlan } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
@@ -50,6 +51,7 @@ interface HepicPrepared {
 
 export function createHepicBackend(platform: ProductPlatform, options: { port?: number; limits?: Partial<ListenerLimits> } = {}): HepicBackend {
   let listener: HepListener | undefined;
+  let portClaim: PortClaim | undefined;
   const resolver = createHepicStorageResolver(platform.db, () => platform.products?.(), path.join(platform.config.dataDir, 'storage'));
   const publicHost = new URL(platform.config.publicUrl).hostname;
   const instances = new Map<string, { row: HepicInstanceRow; until: number }>();
@@ -174,7 +176,7 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
       const port = options.port ?? platform.config.hepPort ?? 9060;
       // Port 0: TCP takes a free port and UDP binds the same number; another program may hold that UDP port, so a
       // few tries are made.
-      for (let attempt = 1; !listener; attempt++) {
+      const bind = async () => { for (let attempt = 1; !listener; attempt++) {
         try {
           listener = await startHepListener(
             {
@@ -199,7 +201,10 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
           console.error(`[hepic] the HEP endpoint did not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
           break;
         }
-      }
+      } };
+      // Several platform instances on one PostgreSQL: one owns the port, the others skip the listener and take over
+      // when the owner stops (server/coordination/port-ownership.ts).
+      portClaim = await claimPort({ databaseUrl: platform.config.databaseUrl, name: 'HEP', port, start: bind, log: platform.log });
       platform.services.register(HEPIC_PRODUCT, 'HEP endpoint', async () => listener !== undefined);
       // Packets are stored on the shared storage by default: Hepic is down with it (docs/stack.md, system status).
       platform.services.follow(HEPIC_PRODUCT, 'Shared storage', { slug: 'qryn', service: 'Storage' });
@@ -225,6 +230,7 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
       const running = listener;
       listener = undefined;
       await running?.close();
+      await portClaim?.release();
     },
   };
   return backend;

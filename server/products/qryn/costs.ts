@@ -1,6 +1,7 @@
 import { spendForFingerprintLimit, type QrynCosts } from '../../../contract/qryn';
 import type { RetentionPolicy } from '../../../contract/stack';
 import { identifier, literal, type StorageClient } from './storage-client';
+import { partsOf } from './stats';
 
 // GET integrations/qryn/costs (docs/qryn.md "Costs"): the current month's cost from what the store measures, never an
 // estimate of anything not measured. Stored bytes come from system.parts (active parts, bytes on disk) of the
@@ -21,12 +22,13 @@ const TABLE_TYPES: Record<string, QrynCosts['storage'][number]['type']> = {
 
 /** Bytes on disk of the instance's data by kind, from the active parts of its tables. */
 export async function storedBytesByType(client: StorageClient, database: string): Promise<Record<QrynCosts['storage'][number]['type'], number>> {
-  const rows = await client.query<{ table: string; bytes: string }>(
-    `SELECT table, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = ${literal(identifier(database))} AND active GROUP BY table`,
+  const parts = partsOf(client);
+  const rows = await client.query<{ table_name: string; bytes: string }>(
+    `SELECT ${parts.table} AS table_name, sum(bytes_on_disk) AS bytes FROM ${parts.from} WHERE database = ${literal(identifier(database))} AND active GROUP BY table_name`,
   );
   const bytes = { logs: 0, metrics: 0, traces: 0, index: 0 };
   for (const row of rows) {
-    const type = TABLE_TYPES[row.table];
+    const type = TABLE_TYPES[row.table_name];
     if (type) bytes[type] += Number(row.bytes);
   }
   return bytes;

@@ -18,7 +18,9 @@ import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import { scrapeInstrumented } from './instrumentation';
 import { closePromqlWorkers } from './prometheus-api';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
-import { startStorageServer, type StorageServer } from './storage-server';
+import { startStorageServer, type SharedStorage } from './storage-server';
+import { connectExternalStorage } from './external-storage';
+import { localInstanceEvents } from '../../coordination/instance-events';
 import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
 
 // qryn's back end: the shared storage server (started with the platform), the instances (one ClickHouse database
@@ -32,6 +34,8 @@ const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const INSTRUMENTATION_JOB = 'qryn.instrumentation-scrape';
 const INSTRUMENTATION_SUBJECT = 'qryn:instrumentation';
 const INSTRUMENTATION_INTERVAL_MS = 60_000;
+/** The instance-events topic of qryn's caches (server/coordination/instance-events.ts). */
+const INVALIDATE_EVENT = 'qryn.invalidate';
 
 export interface QrynBackend extends ProductBackend {
   readonly gateway: Gateway;
@@ -39,13 +43,16 @@ export interface QrynBackend extends ProductBackend {
   readonly liveTail: LiveTail;
   readonly writer: Writer;
   readonly resolver: StorageResolver;
-  /** The shared storage server (undefined before start or after close). */
-  storageServer(): StorageServer | undefined;
+  /** The shared storage: the embedded server, or an existing ClickHouse (QRYN_CLICKHOUSE_URL); undefined before start or after close. */
+  storageServer(): SharedStorage | undefined;
   storageOf(instance: QrynInstanceRow): Promise<StorageClient>;
   /** The instance URL that the console shows and clients push to. */
   instanceUrl(instanceId: string): string;
-  /** Forget cached credentials and remembered series of an instance (after rotation, deletion, limit change). */
-  invalidate(instanceId?: string): void;
+  /**
+   * Forget cached credentials, lookups and remembered series of an instance (after rotation, deletion, limit change)
+   * in this process and, through PostgreSQL NOTIFY, in every other platform instance (with `tx`: when it commits).
+   */
+  invalidate(instanceId?: string, tx?: Queryable): Promise<void>;
   /** Runs retention over every instance now (the scheduled job calls this). */
   runRetention(): Promise<string[]>;
   /** Scrapes every instrumented ClickHouse cluster once (the scheduled job calls this every minute). */
@@ -67,7 +74,8 @@ export const newSecret = () => `qs_${randomBytes(24).toString('base64url')}`;
 export const newToken = () => `qt_${randomBytes(24).toString('base64url')}`;
 
 export function createQrynBackend(platform: ProductPlatform, options: { projectClusters?: ProjectClusterSource } = {}): QrynBackend {
-  let server: StorageServer | undefined;
+  let server: SharedStorage | undefined;
+  const events = platform.events ?? localInstanceEvents();
   const clients = new Map<string, StorageClient>();
   const resolver = createStorageResolver(() => server, options.projectClusters);
   const writer = createWriter(() => platform.clock.nowMs());
@@ -83,6 +91,19 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
   }
 
   const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
+  // Another platform instance changed an instance's credentials, switches or limit (or notifications were missed:
+  // `undefined`, then everything is forgotten).
+  events.subscribe(INVALIDATE_EVENT, (message) => {
+    gateway.invalidate();
+    const instanceId = typeof message?.instanceId === 'string' ? message.instanceId : undefined;
+    if (instanceId) writer.forget(instanceId);
+    else if (!message) {
+      void listInstances(platform.db).then(
+        (rows) => rows.forEach((row) => writer.forget(row.id)),
+        () => undefined,
+      );
+    }
+  });
   const liveTail = createLiveTail({ authorize: (req, id) => gateway.authorizeRead(req, id), storage: storageOf, nowMs, log: platform.log });
 
   async function scopedTarget(db: Queryable, projectId: number, name: string, scope: 'read' | 'write') {
@@ -128,7 +149,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     if (!policy) errors.ttl_addon_id = ['Please select a retention plan.'];
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const id = randomBytes(8).toString('hex');
-    const database = databaseOf(id);
+    const database = databaseOf(id, platform.config.qrynClickhouse?.databasePrefix);
     try {
       const client = await storageOf({ project_id: request.projectId, cluster_id: body.cluster_id }, db);
       await createInstanceSchema(client, database);
@@ -167,10 +188,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     },
     // Grafana's datasources read with a read token of their own, listed as 'Grafana' in the Auth Tokens.
     readTarget: (db, projectId, consumer) => scopedTarget(db, projectId, consumer, 'read'),
-    invalidate(instanceId) {
-      gateway.invalidate();
-      if (instanceId) writer.forget(instanceId);
-    },
+    invalidate: (instanceId, tx) => events.publish(INVALIDATE_EVENT, instanceId ? { instanceId } : {}, tx),
     runRetention,
     runInstrumentation: () => scrapeInstrumented({ db: platform.db, resolver, writer, storageOf, nowMs }),
     handleHttp: (req, res) => gateway.handle(req, res),
@@ -223,7 +241,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       await deleteInstance(tx, instance.id);
       // The keys and tokens are refused as soon as the transaction commits (rows gone); the data is dropped by a job.
       await platform.jobs.enqueue(tx, DROP_JOB, { subject: `qryn-instance:${instance.id}`, payload: { instanceId: instance.id, projectId: instance.project_id, clusterId: instance.cluster_id, database: instance.database_name } });
-      backend.invalidate(instance.id);
+      await backend.invalidate(instance.id, tx);
     },
 
     registerRoutes(router, ctx) {
@@ -234,7 +252,10 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       // A storage server that cannot start does not stop the platform: system status shows Storage down, enable and
       // the gateway answer that the storage is unavailable.
       try {
-        server = await startStorageServer({ dir: path.join(platform.config.dataDir, 'storage'), log: platform.log });
+        // An existing ClickHouse server or cluster when configured (several platform instances share it); else the
+        // embedded server under DATA_DIR.
+        const external = platform.config.qrynClickhouse;
+        server = external ? connectExternalStorage(external, platform.log) : await startStorageServer({ dir: path.join(platform.config.dataDir, 'storage'), log: platform.log });
       } catch (error) {
         platform.log(`[qryn] the storage server did not start: ${error instanceof Error ? error.message : String(error)}`);
         console.error(`[qryn] the storage server did not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -250,7 +271,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };
         if (await findInstance(platform.db, payload.instanceId)) return { skipped: true };
         await dropInstanceSchema(await storageOf({ project_id: payload.projectId, cluster_id: payload.clusterId }), payload.database);
-        backend.invalidate(payload.instanceId);
+        await backend.invalidate(payload.instanceId);
         return { dropped: payload.database };
       });
       await scheduleRecurringJob(platform.jobs, platform.db, {

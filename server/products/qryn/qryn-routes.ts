@@ -219,7 +219,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     const { id } = decodeOrThrow(TokenIdParam, params);
     const instance = await instanceOf(caller, query, 'write');
     if (!(await deleteToken(ctx.db, instance.id, id))) throw notFound(`There is no token ${id} in this qryn instance.`);
-    qryn.invalidate();
+    await qryn.invalidate();
     sendJson(res, 200, { message: TOKEN_DELETED_MESSAGE });
   });
 
@@ -233,7 +233,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       const apiKey = newApiKey();
       const apiSecret = newSecret();
       await updateCredentials(ctx.db, instance.id, apiKey, hashSecret(apiSecret));
-      qryn.invalidate();
+      await qryn.invalidate();
       sendJson(res, 200, { message: KEYS_ROTATED_MESSAGE, api_key: apiKey, api_secret: apiSecret });
     },
     { readOnly: false },
@@ -254,7 +254,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     const body = decodeOrThrow(UpdateFingerprintLimitBody, await bodyOf(req));
     const instance = await instanceOf(caller, query, 'write');
     await updateFlag(ctx.db, instance.id, 'fingerprint_limit', body.limit);
-    qryn.invalidate(instance.id);
+    await qryn.invalidate(instance.id);
     sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
   });
 
@@ -269,7 +269,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       const instance = await instanceOf(caller, query, 'write');
       await updateFlag(ctx.db, instance.id, column, body.enabled);
       // The gateway reads the switch from its credential cache: forget it so the change holds at once.
-      qryn.invalidate();
+      await qryn.invalidate();
       sendJson(res, 200, { message: message(body.enabled), enabled: body.enabled });
     });
   }

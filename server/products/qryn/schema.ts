@@ -1,4 +1,4 @@
-import { identifier, type StorageClient } from './storage-client';
+import { identifier, literal, storageClient, type StorageClient } from './storage-client';
 
 // One ClickHouse database per qryn instance, designed for ClickHouse 18.16 (no TTL, no Map, no JSON functions):
 // - time_series: one row per series and day it was written (type logs|metrics, fingerprint, labels as sorted JSON).
@@ -16,50 +16,106 @@ import { identifier, type StorageClient } from './storage-client';
 export const INSTANCE_TABLES = ['time_series', 'series_labels', 'log_samples', 'metric_samples', 'spans'] as const;
 export type InstanceTable = (typeof INSTANCE_TABLES)[number];
 
-/** The database of an instance (instance ids are generated: lower-case hex). */
-export function databaseOf(instanceId: string): string {
-  return identifier(`qryn_${instanceId}`);
+/** The suffix of the sharded local tables on a cluster; the Distributed table keeps the readers' name. */
+export const LOCAL_SUFFIX = '_local';
+
+/** The database of an instance (instance ids are generated: lower-case hex); `prefix` is QRYN_CLICKHOUSE_DATABASE. */
+export function databaseOf(instanceId: string, prefix = 'qryn'): string {
+  return identifier(`${prefix}_${instanceId}`);
 }
 
-export function instanceDdl(database: string): string[] {
-  const db = identifier(database);
-  return [
-    `CREATE DATABASE IF NOT EXISTS ${db}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.time_series (
-      date Date, type LowCardinality(String), fingerprint UInt64, labels String
-    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (type, fingerprint)`,
-    `CREATE TABLE IF NOT EXISTS ${db}.series_labels (
-      date Date, type LowCardinality(String), key LowCardinality(String), val String, fingerprint UInt64
-    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (type, key, val, fingerprint)`,
-    `CREATE TABLE IF NOT EXISTS ${db}.log_samples (
-      date Date, fingerprint UInt64, timestamp_ns Int64, line String
-    ) ENGINE = MergeTree PARTITION BY date ORDER BY (fingerprint, timestamp_ns)`,
-    `CREATE TABLE IF NOT EXISTS ${db}.metric_samples (
-      date Date, fingerprint UInt64, timestamp_ns Int64, value Float64
-    ) ENGINE = MergeTree PARTITION BY date ORDER BY (fingerprint, timestamp_ns)`,
-    `CREATE TABLE IF NOT EXISTS ${db}.spans (
-      date Date, trace_id String, span_id String, parent_id String, name String,
+interface TableDefinition {
+  name: InstanceTable | 'metric_metadata';
+  columns: string;
+  /** The MergeTree family member and its parameters after the replication path (ReplacingMergeTree's version column). */
+  engine: 'MergeTree' | 'ReplacingMergeTree';
+  version?: string;
+  order: string;
+  /** The sharding key on a cluster: a series' rows (labels and samples) share a shard, as do a trace's spans. */
+  shardBy: string;
+}
+
+const TABLES: TableDefinition[] = [
+  { name: 'time_series', columns: 'date Date, type LowCardinality(String), fingerprint UInt64, labels String', engine: 'ReplacingMergeTree', version: 'date', order: 'type, fingerprint', shardBy: 'fingerprint' },
+  { name: 'series_labels', columns: 'date Date, type LowCardinality(String), key LowCardinality(String), val String, fingerprint UInt64', engine: 'ReplacingMergeTree', version: 'date', order: 'type, key, val, fingerprint', shardBy: 'fingerprint' },
+  { name: 'log_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, line String', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
+  { name: 'metric_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, value Float64', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
+  {
+    name: 'spans',
+    columns: `date Date, trace_id String, span_id String, parent_id String, name String,
       service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
       status_code Int32, attribute_keys Array(String), attribute_values Array(String),
-      source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String)
-    ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`,
-    metricMetadataDdl(db),
+      source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String)`,
+    engine: 'MergeTree',
+    order: 'trace_id, timestamp_ns',
+    shardBy: 'cityHash64(trace_id)',
+  },
+  { name: 'metric_metadata', columns: 'date Date, metric String, type LowCardinality(String), help String, unit String', engine: 'ReplacingMergeTree', version: 'date', order: 'metric, type, help, unit', shardBy: 'cityHash64(metric)' },
+];
+
+/** Where and how the tables are made: one server, or a cluster (sharded local tables + Distributed tables). */
+export interface SchemaLayout {
+  cluster?: string;
+  replicated?: boolean;
+}
+
+const layoutOf = (client: StorageClient): SchemaLayout => (client.endpoint.cluster ? { cluster: client.endpoint.cluster.name, replicated: client.endpoint.cluster.replicated } : {});
+
+function tableDdl(db: string, table: TableDefinition, layout: SchemaLayout): string[] {
+  const body = `(\n      ${table.columns}\n    )`;
+  const tail = `PARTITION BY date ORDER BY (${table.order})`;
+  if (!layout.cluster) {
+    return [`CREATE TABLE IF NOT EXISTS ${db}.${table.name} ${body} ENGINE = ${table.engine}${table.version ? `(${table.version})` : ''} ${tail}`];
+  }
+  const cluster = literal(layout.cluster);
+  // ON CLUSTER only with replication: on ClickHouse 18.16 it runs through ZooKeeper's DDL queue ("DDL background
+  // thread is not initialized" without one); otherwise the statements are run on every node (createOnNodes).
+  const onCluster = layout.replicated ? ` ON CLUSTER ${quoteName(layout.cluster)}` : '';
+  const local = `${table.name}${LOCAL_SUFFIX}`;
+  const engine = layout.replicated
+    ? `Replicated${table.engine}('/clickhouse/tables/{shard}/${db}/${local}', '{replica}'${table.version ? `, ${table.version}` : ''})`
+    : `${table.engine}${table.version ? `(${table.version})` : ''}`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.${local}${onCluster} ${body} ENGINE = ${engine} ${tail}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.${table.name}${onCluster} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${literal(db)}, ${literal(local)}, ${table.shardBy})`,
   ];
 }
 
-function metricMetadataDdl(db: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${db}.metric_metadata (
-      date Date, metric String, type LowCardinality(String), help String, unit String
-    ) ENGINE = ReplacingMergeTree(date) PARTITION BY date ORDER BY (metric, type, help, unit)`;
+/** A cluster name as ClickHouse reads it after ON CLUSTER (back-quoted unless a plain identifier). */
+export function quoteName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `\`${name.replace(/`/g, '')}\``;
+}
+
+export function instanceDdl(database: string, layout: SchemaLayout = {}): string[] {
+  const db = identifier(database);
+  const onCluster = layout.cluster && layout.replicated ? ` ON CLUSTER ${quoteName(layout.cluster)}` : '';
+  return [`CREATE DATABASE IF NOT EXISTS ${db}${onCluster}`, ...TABLES.flatMap((table) => tableDdl(db, table, layout))];
+}
+
+/**
+ * Runs DDL where it must go: on the one server; on a replicated cluster once (ON CLUSTER carries it to every node);
+ * on a cluster without ZooKeeper on every node in turn (each has its local tables and the Distributed tables).
+ */
+async function runDdl(client: StorageClient, statements: string[]): Promise<void> {
+  const cluster = client.endpoint.cluster;
+  if (!cluster || cluster.replicated) {
+    for (const statement of statements) await client.command(statement);
+    return;
+  }
+  for (const node of await cluster.nodes()) {
+    const nodeClient = storageClient(node);
+    for (const statement of statements) await nodeClient.command(statement);
+  }
 }
 
 /** Creates a table that instances made before it was added lack (idempotent). */
 export async function ensureInstanceTable(client: StorageClient, database: string, table: 'metric_metadata'): Promise<void> {
-  if (table === 'metric_metadata') await client.command(metricMetadataDdl(identifier(database)));
+  const definition = TABLES.find((t) => t.name === table)!;
+  await runDdl(client, tableDdl(identifier(database), definition, layoutOf(client)));
 }
 
 export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  for (const statement of instanceDdl(database)) await client.command(statement);
+  await runDdl(client, instanceDdl(database, layoutOf(client)));
   upgraded.set(upgradeKey(client, database), Promise.resolve());
 }
 
@@ -77,6 +133,8 @@ const upgradeKey = (client: StorageClient, database: string) => `${client.endpoi
 
 /** Adds the columns an older database lacks; once per database and process (a failure is tried again next time). */
 export function upgradeInstanceSchema(client: StorageClient, database: string): Promise<void> {
+  // Databases on a cluster are newer than these columns: they were created with them.
+  if (client.endpoint.cluster) return Promise.resolve();
   const key = upgradeKey(client, database);
   let pending = upgraded.get(key);
   if (!pending) {
@@ -97,5 +155,6 @@ export function upgradeInstanceSchema(client: StorageClient, database: string): 
 }
 
 export async function dropInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  await client.command(`DROP DATABASE IF EXISTS ${identifier(database)}`);
+  const cluster = client.endpoint.cluster;
+  await runDdl(client, [`DROP DATABASE IF EXISTS ${identifier(database)}${cluster?.replicated ? ` ON CLUSTER ${quoteName(cluster.name)}` : ''}`]);
 }

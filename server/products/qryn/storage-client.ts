@@ -35,8 +35,9 @@ export type TsvValue = string | number | bigint | boolean | readonly string[];
 
 export function storageClient(endpoint: StorageEndpoint): StorageClient {
   const headers = { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password };
+  const { base, settings } = splitEndpointUrl(endpoint.url);
   async function request(sql: string, body?: string | Uint8Array, signal?: AbortSignal): Promise<Response> {
-    const url = body === undefined ? `${endpoint.url}/` : `${endpoint.url}/?query=${encodeURIComponent(sql)}`;
+    const url = body === undefined ? `${base}/${settings ? `?${settings}` : ''}` : `${base}/?${settings ? `${settings}&` : ''}query=${encodeURIComponent(sql)}`;
     const timeout = AbortSignal.timeout(60_000);
     let response: Response | undefined;
     for (let attempt = 0; !response; attempt++) {
@@ -86,6 +87,17 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       return Buffer.from(await response.arrayBuffer());
     },
   };
+}
+
+/**
+ * An endpoint URL may carry ClickHouse settings as its query string (`http://host:8123/?insert_distributed_sync=1`):
+ * they are sent with every statement. The settings travel with the URL wherever the endpoint goes (the PromQL
+ * workers get only url, user and password), which is how a cluster's storage gets its settings everywhere.
+ */
+export function splitEndpointUrl(url: string): { base: string; settings: string } {
+  const at = url.indexOf('?');
+  const base = (at < 0 ? url : url.slice(0, at)).replace(/\/+$/, '');
+  return { base, settings: at < 0 ? '' : url.slice(at + 1) };
 }
 
 /** A ClickHouse string literal. */

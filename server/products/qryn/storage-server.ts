@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ServerSupervisor } from '../../processes/server-supervisor';
+import type { ClusterLayout } from './external-storage';
 
 // The platform's shared storage: one ClickHouse server process under DATA_DIR/storage, configured by the platform
 // (Debian's clickhouse-server 18.16: config root <yandex>). It runs under the platform's server supervisor
@@ -19,6 +20,16 @@ export interface StorageEndpoint {
   url: string;
   user: string;
   password: string;
+  /** Set when the storage is a ClickHouse cluster (external-storage.ts): the tables are sharded over its nodes. */
+  cluster?: ClusterLayout;
+}
+
+/** qryn's shared storage: the embedded server (StorageServer) or an existing ClickHouse (external-storage.ts). */
+export interface SharedStorage extends StorageEndpoint {
+  /** The embedded server's pid; undefined for an existing ClickHouse that the platform does not run. */
+  readonly pid: number | undefined;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
 }
 
 export interface StorageServer extends StorageEndpoint {
