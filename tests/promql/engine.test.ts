@@ -148,9 +148,21 @@ describe('planner: select hints as Prometheus computes them', () => {
     expect(plan('x offset 1h', 10_000_000, 10_000_000)[0].hints).toMatchObject({ startMs: 6_100_000, endMs: 6_400_000 });
     expect(plan('x @ 100', 10_000_000, 20_000_000)[0].hints).toMatchObject({ startMs: -200_000, endMs: 100_000 });
     expect(plan('x @ end()', 10_000_000, 20_000_000)[0].hints).toMatchObject({ startMs: 19_700_000, endMs: 20_000_000 });
+    // The subquery is evaluated at the multiples of 1m in [5,800 s, 9,400 s]: from 5,820 s on.
     expect(plan('max_over_time(rate(x[5m])[1h:1m] offset 10m)', 10_000_000, 10_000_000)[0].hints).toMatchObject({
-      startMs: 10_000_000 - 600_000 - 3_600_000 - 300_000, endMs: 9_400_000,
+      startMs: 5_820_000 - 300_000, endMs: 9_360_000, stepMs: 60_000,
     });
+  });
+  it('a selector inside a subquery gets the subquery\'s step and exactly its first and last evaluation time', () => {
+    // A range query at 1h steps over a subquery at 5m: the inner rate runs every 5 minutes, not every hour.
+    const [inner] = plan('max_over_time(rate(x[1m])[30m:5m])', 7_200_000, 10_800_000, 3_600_000);
+    expect(inner.hints).toEqual({ startMs: 5_400_000 - 60_000, endMs: 10_800_000, stepMs: 300_000, func: 'rate', rangeMs: 60_000 });
+    // Without a step: the default evaluation interval (1m); nested subqueries use the enclosing subquery's times.
+    const [nested] = plan('max_over_time(max_over_time(rate(x[1m])[10m:2m])[30m:])', 7_200_000, 7_200_000);
+    // Outer times 5,400 s … 7,200 s each minute; inner times 4,800 s … 7,200 s every 2 minutes.
+    expect(nested.hints).toMatchObject({ stepMs: 120_000, startMs: 4_800_000 - 60_000, endMs: 7_200_000 });
+    // A subquery window that holds no multiple of its step asks for nothing.
+    expect(plan('max_over_time(x[1s:1h])', 7_230_000, 7_230_000)).toEqual([]);
   });
   it('asks for identical selections once', () => {
     expect(plan('x + x', 0, 0)).toHaveLength(1);

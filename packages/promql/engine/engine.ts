@@ -55,7 +55,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw new PromQLError('bad_data', `invalid expression type "${typeName(type)}" for range query, must be Scalar or instant Vector`);
     }
     const deadline = Date.now() + opts.timeoutMs;
-    const plan = planQuery(expr, { startMs, endMs, stepMs: instant ? 0 : stepMs, lookbackDeltaMs: opts.lookbackDeltaMs });
+    const plan = planQuery(expr, { startMs, endMs, stepMs: instant ? 0 : stepMs, lookbackDeltaMs: opts.lookbackDeltaMs, subqueryStepMs: opts.subqueryStepMs });
     const data = await withDeadline(
       Promise.all(plan.selections.map((s) => querier.select(s.matchers, s.hints, signal))),
       deadline,
