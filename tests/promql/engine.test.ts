@@ -193,3 +193,54 @@ describe('orders', () => {
     expect(plain.map((s) => s.metric.k)).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe('ties and NaN as Prometheus 2.42 orders them', () => {
+  const gauge = (name: string, id: string, v: number): MemorySeries => ({ labels: { __name__: name, id }, samples: [{ t: 0, v }] });
+  const ids = (value: { type: string; samples?: { labels: Record<string, string>; v: number }[] }) => value.samples!.map((s) => `${s.labels.id}=${s.v}`);
+
+  it('topk keeps the series its heap keeps among equal values, best first', async () => {
+    // Heap (worst on top): a; a b; c beats the top a: a popped, c pushed below b; d (5) does not beat the top b (5).
+    const q = new MemoryQuerier([gauge('v', 'a', 5), gauge('v', 'b', 5), gauge('v', 'c', 7), gauge('v', 'd', 5)]);
+    const answer = await createEngine().instantQuery(q, 'topk(2, v)', MIN);
+    expect(ids(answer.value as never)).toEqual(['c=7', 'b=5']);
+  });
+
+  it('topk answers as Prometheus 2.42 did for equal values (probed: the worst is popped, the better pushed)', async () => {
+    const values: [string, number][] = [['a', 0.6386], ['b', 0.08], ['c', 0.6737], ['d', 0.077], ['e', 0.6737], ['f', 0.084], ['g', 0.554], ['h', 0.07], ['i', 0.698]];
+    const q = new MemoryQuerier(values.map(([id, v]) => gauge('v', id, v)));
+    expect(ids((await createEngine().instantQuery(q, 'topk(2, v)', MIN)).value as never)).toEqual(['i=0.698', 'e=0.6737']);
+    const q2 = new MemoryQuerier([gauge('v', 'a', 1), gauge('v', 'c', 2), gauge('v', 'e', 2)]);
+    expect(ids((await createEngine().instantQuery(q2, 'topk(2, v)', MIN)).value as never)).toEqual(['c=2', 'e=2']);
+  });
+
+  it('bottomk likewise, with the reversed heap', async () => {
+    const q = new MemoryQuerier([gauge('v', 'a', 5), gauge('v', 'b', 5), gauge('v', 'c', 3), gauge('v', 'd', 5)]);
+    const answer = await createEngine().instantQuery(q, 'bottomk(2, v)', MIN);
+    expect(ids(answer.value as never)).toEqual(['c=3', 'b=5']);
+  });
+
+  it('topk over a range query chooses per step with the same heap', async () => {
+    const q = new MemoryQuerier([
+      { labels: { __name__: 'v', id: 'a' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'b' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'c' }, samples: [{ t: 0, v: 7 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'd' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+    ]);
+    const answer = await createEngine().rangeQuery(q, 'topk(2, v)', 0, MIN, MIN);
+    const got = (answer.value as { series: { labels: Record<string, string>; timestampsMs: Float64Array }[] }).series.map((s) => `${s.labels.id}:${Array.from(s.timestampsMs).join(',')}`);
+    // At 0: c and b; at 1m all equal: a and b (nothing beats the top).
+    expect(got).toEqual(['a:60000', 'b:0,60000', 'c:0']);
+  });
+
+  it('quantile_over_time and quantile sort NaN before every number', async () => {
+    const q = new MemoryQuerier([{ labels: { __name__: 'r' }, samples: [{ t: 0, v: 3 }, { t: 15_000, v: NaN }, { t: 30_000, v: 1 }] }]);
+    const engine = createEngine();
+    const at = async (query: string) => ((await engine.instantQuery(q, query, 30_000)).value as { samples: { v: number }[] }).samples[0].v;
+    expect(await at('quantile_over_time(0, r[1m])')).toBeNaN();
+    expect(await at('quantile_over_time(0.5, r[1m])')).toBe(1);
+    expect(await at('quantile_over_time(1, r[1m])')).toBe(3);
+    const many = new MemoryQuerier([gauge('w', 'a', 3), gauge('w', 'b', NaN), gauge('w', 'c', 1)]);
+    const quantile = await engine.instantQuery(many, 'quantile(0.5, w)', MIN);
+    expect((quantile.value as { samples: { v: number }[] }).samples[0].v).toBe(1);
+  });
+});

@@ -50,7 +50,8 @@ export function compareLabels(a: Labels, b: Labels): number {
 }
 
 /**
- * RowBinary reader of `fingerprint UInt64, t Array(UInt32 | Int64), v Array(Float64), labels String` rows. Times come
+ * RowBinary reader of `fingerprint UInt64, t Array(UInt32 | Int64), v32 Array(Float32), v64 Array(Float64), labels
+ * String` rows (one of v32 and v64 is empty: an empty series has neither, and is skipped by the caller). Times come
  * as UInt32 milliseconds after `baseMs` when the window is shorter than 2^32 ms (49 days; a third less to send and
  * parse than Int64), else as Int64 milliseconds.
  */
@@ -82,6 +83,19 @@ function readSeriesRows(
     } else {
       for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
       at += n * 8;
+    }
+    const narrowCount = varint();
+    if (narrowCount > 0) {
+      // Float32 values: exact (ClickHouse sent them only when every value converts back to itself), never NaN.
+      const floats = new Float32Array(narrowCount);
+      new Uint8Array(floats.buffer).set(buf.subarray(at, at + narrowCount * 4));
+      at += narrowCount * 4;
+      at += 1; // the empty Float64 array's length
+      const length = varint();
+      const labels = buf.toString('utf8', at, at + length);
+      at += length;
+      onRow(labels, times, Float64Array.from(floats), undefined);
+      continue;
     }
     const m = varint();
     // A copy into an aligned buffer: the bytes are the stored doubles, NaN payloads included.
@@ -166,11 +180,15 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       const baseMs = Math.floor(startMs);
       const narrow = Math.floor(endMs) - baseMs < 2 ** 32 - 1;
       const time = narrow ? `toUInt32(intDiv(timestamp_ns, 1000000) - (${baseMs}))` : 'intDiv(timestamp_ns, 1000000)';
-      // One round trip: the samples grouped per series, with the series' labels joined on.
-      const sql = `SELECT fingerprint, t, v, labels FROM (
-          SELECT fingerprint, groupArray(${time}) AS t, groupArray(value) AS v FROM ${db}.metric_samples
-          WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
-          GROUP BY fingerprint
+      // One round trip: the samples grouped per series, with the series' labels joined on. A series whose values
+      // are all exactly Float32 numbers (small integer counters, most gauges) sends them as Float32, half the bytes;
+      // any other (fractions, NaN, stale markers, beyond 2^24) sends its Float64s untouched.
+      const sql = `SELECT fingerprint, t, if(f, arrayMap(x -> toFloat32(x), v), emptyArrayFloat32()) AS v32, if(f, emptyArrayFloat64(), v) AS v64, labels FROM (
+          SELECT fingerprint, t, v, arrayAll(x -> toFloat64(toFloat32(x)) = x, v) AS f FROM (
+            SELECT fingerprint, groupArray(${time}) AS t, groupArray(value) AS v FROM ${db}.metric_samples
+            WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
+            GROUP BY fingerprint
+          )
         ) ANY INNER JOIN (
           SELECT fingerprint, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fps}) GROUP BY fingerprint
         ) USING fingerprint`;
