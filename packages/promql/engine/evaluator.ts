@@ -505,7 +505,10 @@ export class Evaluator {
     }
     this.countSamples(windowPoints * src.series.length);
     if (name === 'absent_over_time') return this.absentOverTime(e, out, n);
-    checkDistinct(out);
+    // Distinct inputs stay distinct when the name they all share is dropped (one metric's series, the usual case):
+    // the check, a label key per series, is needed only when names differ.
+    const firstName = src.series[0]?.labels.__name__;
+    if (keepName || !src.series.every((s) => s.labels.__name__ === firstName)) checkDistinct(out);
     return { kind: 'vector', series: out };
   }
 

@@ -49,6 +49,15 @@ export function compareLabels(a: Labels, b: Labels): number {
   return ak.length - bk.length;
 }
 
+/** `n` 4-byte elements of `buf` from `at`: a view when the offset is aligned, else an aligned copy. */
+function view32<T extends Uint32Array | Float32Array>(Type: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T }, buf: Buffer, at: number, n: number): T {
+  const offset = buf.byteOffset + at;
+  if (offset % 4 === 0) return new Type(buf.buffer, offset, n);
+  const copy = new Type(n);
+  new Uint8Array(copy.buffer).set(buf.subarray(at, at + n * 4));
+  return copy;
+}
+
 /**
  * RowBinary reader of `fingerprint UInt64, t Array(UInt32 | Int64), v32 Array(Float32), v64 Array(Float64), labels
  * String` rows (one of v32 and v64 is empty: an empty series has neither, and is skipped by the caller). Times come
@@ -75,9 +84,8 @@ function readSeriesRows(
     const n = varint();
     const times = new Float64Array(n);
     if (baseMs !== undefined) {
-      // An aligned copy read as little-endian words (every platform Node runs on here is little-endian).
-      const words = new Uint32Array(n);
-      new Uint8Array(words.buffer).set(buf.subarray(at, at + n * 4));
+      // Little-endian words (every platform Node runs on here is little-endian), read in place when aligned.
+      const words = view32(Uint32Array, buf, at, n);
       for (let i = 0; i < n; i++) times[i] = baseMs + words[i];
       at += n * 4;
     } else {
@@ -87,14 +95,15 @@ function readSeriesRows(
     const narrowCount = varint();
     if (narrowCount > 0) {
       // Float32 values: exact (ClickHouse sent them only when every value converts back to itself), never NaN.
-      const floats = new Float32Array(narrowCount);
-      new Uint8Array(floats.buffer).set(buf.subarray(at, at + narrowCount * 4));
+      const floats = view32(Float32Array, buf, at, narrowCount);
+      const values = new Float64Array(narrowCount);
+      for (let i = 0; i < narrowCount; i++) values[i] = floats[i];
       at += narrowCount * 4;
       at += 1; // the empty Float64 array's length
       const length = varint();
       const labels = buf.toString('utf8', at, at + length);
       at += length;
-      onRow(labels, times, Float64Array.from(floats), undefined);
+      onRow(labels, times, values, undefined);
       continue;
     }
     const m = varint();
