@@ -191,8 +191,9 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       const time = narrow ? `toUInt32(intDiv(timestamp_ns, 1000000) - (${baseMs}))` : 'intDiv(timestamp_ns, 1000000)';
       // One round trip: the samples grouped per series, with the series' labels joined on. A series whose values
       // are all exactly Float32 numbers (small integer counters, most gauges) sends them as Float32, half the bytes;
-      // any other (fractions, NaN, stale markers, beyond 2^24) sends its Float64s untouched.
-      const sql = `SELECT fingerprint, t, if(f, arrayMap(x -> toFloat32(x), v), emptyArrayFloat32()) AS v32, if(f, emptyArrayFloat64(), v) AS v64, labels FROM (
+      // any other (fractions, NaN, stale markers, beyond 2^24) sends its Float64s untouched. (The conversion runs on
+      // `if(f, v, [])`: ClickHouse evaluates both branches of an if, so only the narrow series are converted.)
+      const sql = `SELECT fingerprint, t, arrayMap(x -> toFloat32(x), if(f, v, emptyArrayFloat64())) AS v32, if(f, emptyArrayFloat64(), v) AS v64, labels FROM (
           SELECT fingerprint, t, v, arrayAll(x -> toFloat64(toFloat32(x)) = x, v) AS f FROM (
             SELECT fingerprint, groupArray(${time}) AS t, groupArray(value) AS v FROM ${db}.metric_samples
             WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
