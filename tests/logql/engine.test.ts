@@ -109,3 +109,27 @@ describe('log queries and limits', () => {
     expect(formatValue(-Infinity)).toBe('-Inf');
   });
 });
+
+describe('the interval parameter (range log queries)', () => {
+  // Lines of two streams every 10 s, interleaved 1 s apart: a at 10, 20, …, 60 s; b at 11, 21, 31 s.
+  const range = (direction: 'forward' | 'backward', intervalNs: bigint, limit = 100): QueryRequest => ({
+    query: '{app=~"a|b"}', startNs: T0, endNs: T0 + 61n * S, stepNs: S, instant: false, limit, direction, intervalNs,
+  });
+  const times = async (req: QueryRequest) => {
+    const { data } = await runQuery(store, req);
+    if (data.resultType !== 'streams') throw new Error(data.resultType);
+    return data.result.flatMap((s) => s.values.map(([t]) => `${s.stream.app}${(BigInt(t) - T0) / S}`)).sort();
+  };
+  it('forward: each entry at least the interval after the last one returned, over all streams', async () => {
+    // In order a10 b11 a20 b21 a30 b31 a40 a50 a60. At 10 s: the b lines are 1 s after an a line returned.
+    expect(await times(range('forward', 10n * S))).toEqual(['a10', 'a20', 'a30', 'a40', 'a50', 'a60']);
+    // At 15 s: 10, then the first at or after 25 (a30), then at or after 45 (a50).
+    expect(await times(range('forward', 15n * S))).toEqual(['a10', 'a30', 'a50']);
+  });
+  it('backward from the end, and the limit counts the entries returned', async () => {
+    expect(await times(range('backward', 10n * S))).toEqual(['a10', 'a20', 'a30', 'a40', 'a50', 'a60']);
+    // 60, then the first at or before 35 (b31): the limit of 2 is reached.
+    expect(await times(range('backward', 25n * S, 2))).toEqual(['a60', 'b31']);
+    expect(await times(range('backward', 0n, 3))).toEqual(['a40', 'a50', 'a60']);
+  });
+});

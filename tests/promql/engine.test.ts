@@ -148,9 +148,21 @@ describe('planner: select hints as Prometheus computes them', () => {
     expect(plan('x offset 1h', 10_000_000, 10_000_000)[0].hints).toMatchObject({ startMs: 6_100_000, endMs: 6_400_000 });
     expect(plan('x @ 100', 10_000_000, 20_000_000)[0].hints).toMatchObject({ startMs: -200_000, endMs: 100_000 });
     expect(plan('x @ end()', 10_000_000, 20_000_000)[0].hints).toMatchObject({ startMs: 19_700_000, endMs: 20_000_000 });
+    // The subquery is evaluated at the multiples of 1m in [5,800 s, 9,400 s]: from 5,820 s on.
     expect(plan('max_over_time(rate(x[5m])[1h:1m] offset 10m)', 10_000_000, 10_000_000)[0].hints).toMatchObject({
-      startMs: 10_000_000 - 600_000 - 3_600_000 - 300_000, endMs: 9_400_000,
+      startMs: 5_820_000 - 300_000, endMs: 9_360_000, stepMs: 60_000,
     });
+  });
+  it('a selector inside a subquery gets the subquery\'s step and exactly its first and last evaluation time', () => {
+    // A range query at 1h steps over a subquery at 5m: the inner rate runs every 5 minutes, not every hour.
+    const [inner] = plan('max_over_time(rate(x[1m])[30m:5m])', 7_200_000, 10_800_000, 3_600_000);
+    expect(inner.hints).toEqual({ startMs: 5_400_000 - 60_000, endMs: 10_800_000, stepMs: 300_000, func: 'rate', rangeMs: 60_000 });
+    // Without a step: the default evaluation interval (1m); nested subqueries use the enclosing subquery's times.
+    const [nested] = plan('max_over_time(max_over_time(rate(x[1m])[10m:2m])[30m:])', 7_200_000, 7_200_000);
+    // Outer times 5,400 s … 7,200 s each minute; inner times 4,800 s … 7,200 s every 2 minutes.
+    expect(nested.hints).toMatchObject({ stepMs: 120_000, startMs: 4_800_000 - 60_000, endMs: 7_200_000 });
+    // A subquery window that holds no multiple of its step asks for nothing.
+    expect(plan('max_over_time(x[1s:1h])', 7_230_000, 7_230_000)).toEqual([]);
   });
   it('asks for identical selections once', () => {
     expect(plan('x + x', 0, 0)).toHaveLength(1);
@@ -179,5 +191,56 @@ describe('orders', () => {
     expect(instant.map((s) => s.metric.k)).toEqual(['c', 'a', 'b']);
     const plain = formatResult((await engine.instantQuery(q, 'v', 0)).value).result as { metric: { k: string } }[];
     expect(plain.map((s) => s.metric.k)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('ties and NaN as Prometheus 2.42 orders them', () => {
+  const gauge = (name: string, id: string, v: number): MemorySeries => ({ labels: { __name__: name, id }, samples: [{ t: 0, v }] });
+  const ids = (value: { type: string; samples?: { labels: Record<string, string>; v: number }[] }) => value.samples!.map((s) => `${s.labels.id}=${s.v}`);
+
+  it('topk keeps the series its heap keeps among equal values, best first', async () => {
+    // Heap (worst on top): a; a b; c beats the top a: a popped, c pushed below b; d (5) does not beat the top b (5).
+    const q = new MemoryQuerier([gauge('v', 'a', 5), gauge('v', 'b', 5), gauge('v', 'c', 7), gauge('v', 'd', 5)]);
+    const answer = await createEngine().instantQuery(q, 'topk(2, v)', MIN);
+    expect(ids(answer.value as never)).toEqual(['c=7', 'b=5']);
+  });
+
+  it('topk answers as Prometheus 2.42 did for equal values (probed: the worst is popped, the better pushed)', async () => {
+    const values: [string, number][] = [['a', 0.6386], ['b', 0.08], ['c', 0.6737], ['d', 0.077], ['e', 0.6737], ['f', 0.084], ['g', 0.554], ['h', 0.07], ['i', 0.698]];
+    const q = new MemoryQuerier(values.map(([id, v]) => gauge('v', id, v)));
+    expect(ids((await createEngine().instantQuery(q, 'topk(2, v)', MIN)).value as never)).toEqual(['i=0.698', 'e=0.6737']);
+    const q2 = new MemoryQuerier([gauge('v', 'a', 1), gauge('v', 'c', 2), gauge('v', 'e', 2)]);
+    expect(ids((await createEngine().instantQuery(q2, 'topk(2, v)', MIN)).value as never)).toEqual(['c=2', 'e=2']);
+  });
+
+  it('bottomk likewise, with the reversed heap', async () => {
+    const q = new MemoryQuerier([gauge('v', 'a', 5), gauge('v', 'b', 5), gauge('v', 'c', 3), gauge('v', 'd', 5)]);
+    const answer = await createEngine().instantQuery(q, 'bottomk(2, v)', MIN);
+    expect(ids(answer.value as never)).toEqual(['c=3', 'b=5']);
+  });
+
+  it('topk over a range query chooses per step with the same heap', async () => {
+    const q = new MemoryQuerier([
+      { labels: { __name__: 'v', id: 'a' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'b' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'c' }, samples: [{ t: 0, v: 7 }, { t: MIN, v: 1 }] },
+      { labels: { __name__: 'v', id: 'd' }, samples: [{ t: 0, v: 5 }, { t: MIN, v: 1 }] },
+    ]);
+    const answer = await createEngine().rangeQuery(q, 'topk(2, v)', 0, MIN, MIN);
+    const got = (answer.value as { series: { labels: Record<string, string>; timestampsMs: Float64Array }[] }).series.map((s) => `${s.labels.id}:${Array.from(s.timestampsMs).join(',')}`);
+    // At 0: c and b; at 1m all equal: a and b (nothing beats the top).
+    expect(got).toEqual(['a:60000', 'b:0,60000', 'c:0']);
+  });
+
+  it('quantile_over_time and quantile sort NaN before every number', async () => {
+    const q = new MemoryQuerier([{ labels: { __name__: 'r' }, samples: [{ t: 0, v: 3 }, { t: 15_000, v: NaN }, { t: 30_000, v: 1 }] }]);
+    const engine = createEngine();
+    const at = async (query: string) => ((await engine.instantQuery(q, query, 30_000)).value as { samples: { v: number }[] }).samples[0].v;
+    expect(await at('quantile_over_time(0, r[1m])')).toBeNaN();
+    expect(await at('quantile_over_time(0.5, r[1m])')).toBe(1);
+    expect(await at('quantile_over_time(1, r[1m])')).toBe(3);
+    const many = new MemoryQuerier([gauge('w', 'a', 3), gauge('w', 'b', NaN), gauge('w', 'c', 1)]);
+    const quantile = await engine.instantQuery(many, 'quantile(0.5, w)', MIN);
+    expect((quantile.value as { samples: { v: number }[] }).samples[0].v).toBe(1);
   });
 });

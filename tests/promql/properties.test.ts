@@ -123,3 +123,16 @@ describe('operator properties', () => {
     }), { numRuns: 40 });
   });
 });
+
+describe('selector order', () => {
+  it('an instant selector lists series in label order (names, then values; prefixes and NUL included)', async () => {
+    const { compareLabels } = await import('../../packages/promql/engine/value');
+    const value = fc.constantFrom('', 'a', 'ab', 'a\u0000', 'b', 'a b', 'é', 'Z');
+    const name = fc.constantFrom('a', 'ab', 'b', 'job', 'a_');
+    await fc.assert(fc.asyncProperty(fc.uniqueArray(fc.dictionary(name, value, { maxKeys: 3 }), { maxLength: 12, selector: (l) => JSON.stringify(Object.entries(l).sort()) }), async (sets) => {
+      const data = sets.map((labels): MemorySeries => ({ labels: { __name__: 'm', ...labels }, samples: [{ t: T, v: 1 }] }));
+      const got = (await vector(data, 'm')).map((s) => s.labels);
+      expect(got).toEqual(data.map((d) => d.labels).sort(compareLabels));
+    }), { numRuns: 300 });
+  });
+});

@@ -154,6 +154,27 @@ describe('LogQL corpus (query_range and query against known lines)', () => {
     expect(bad.text).toMatch(/invalid start parameter/);
   });
 
+  it('thins a log query by the interval parameter as Loki does (each entry at least that far from the last returned)', async () => {
+    for (const direction of ['forward', 'backward']) {
+      const all = await ask('/loki/api/v1/query_range', { query: '{app="api"}', start: start.toString(), end: end.toString(), limit: '5000', direction });
+      const thinned = await ask('/loki/api/v1/query_range', { query: '{app="api"}', start: start.toString(), end: end.toString(), limit: '5000', direction, interval: '10m' });
+      expect(thinned.status, thinned.text).toBe(200);
+      const times = (body: { data: { result: { values: [string, string][] }[] } }) => body.data.result.flatMap((r) => r.values.map(([t]) => BigInt(t))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const every = times(all.body);
+      const kept = times(thinned.body);
+      // Expected from the unthinned answer: walk it in the query's direction, keep what is 10 minutes from the last kept.
+      const walk = direction === 'forward' ? every : [...every].reverse();
+      const expected: bigint[] = [];
+      for (const t of walk) {
+        const last = expected[expected.length - 1];
+        if (last === undefined || (direction === 'forward' ? t >= last + 600n * S : t <= last - 600n * S)) expected.push(t);
+      }
+      expect(kept.length).toBeGreaterThan(1);
+      expect(kept.length).toBeLessThan(every.length);
+      expect(kept).toEqual([...expected].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+  });
+
   it('refuses what Loki limits: entries per query, the query length, points per series', async () => {
     const entries = await ask('/loki/api/v1/query_range', { query: '{app="api"}', limit: '5001' });
     expect(entries.status).toBe(400);

@@ -77,14 +77,14 @@ describe('the metrics querier', () => {
     expect(found.every((s) => s.timestampsMs.length === 1 && s.timestampsMs[0] === baseMs + 15_000)).toBe(true);
   });
 
-  it('with step-window pushdown, reads only the samples inside some step\'s window', async () => {
+  it('with the step-window pushdown (the default), reads only the samples inside some step\'s window', async () => {
     const instance = (await findInstance(platform.db, qryn.instanceId))!;
     const client = await qryn.backend.storageOf(instance);
     const matchers = [{ name: '__name__', op: '=' as const, value: 'nan_gauge' }];
     // A range query with steps at 45 s and 95 s, rate over 20 s: the engine asks for [25 s, 95 s].
     const hints = { startMs: baseMs + 25_000, endMs: baseMs + 95_000, stepMs: 50_000, func: 'rate', rangeMs: 20_000 };
-    const on = await createMetricsQuerier(client, instance.database_name, { stepWindowPushdown: true }).querier.select(matchers, hints);
-    const off = await createMetricsQuerier(client, instance.database_name).querier.select(matchers, hints);
+    const on = await createMetricsQuerier(client, instance.database_name).querier.select(matchers, hints);
+    const off = await createMetricsQuerier(client, instance.database_name, { stepWindowPushdown: false }).querier.select(matchers, hints);
     // Windows [25 s, 45 s] and [75 s, 95 s]: the sample at 60 s is in neither.
     expect(Array.from(off[0].timestampsMs).map((t) => (t - baseMs) / 1000)).toEqual([30, 45, 60, 75]);
     expect(Array.from(on[0].timestampsMs).map((t) => (t - baseMs) / 1000)).toEqual([30, 45, 75]);

@@ -45,6 +45,11 @@ export interface QueryRequest {
   instant: boolean;
   limit: number;
   direction: 'forward' | 'backward';
+  /**
+   * Loki's `interval` (range log queries only): an entry is returned only when it is at least this far, in the
+   * query's direction, from the last entry returned (over all streams, in the answer's order); 0 or absent: all.
+   */
+  intervalNs?: bigint;
 }
 
 export interface QueryStats {
@@ -176,8 +181,11 @@ async function runPipelineOver(
 
 async function logQuery(querier: LogQuerier, expr: LogSelectorExpr, req: QueryRequest, limits: EngineLimits, stats: QueryStats, signal?: AbortSignal): Promise<QueryData> {
   const plan = planLogSelector(expr);
+  const interval = req.instant ? 0n : req.intervalNs ?? 0n;
+  const thinning = interval > 0n;
   const stored = await querier.selectLogs(
-    { matchers: expr.matchers, startNs: req.startNs, endNs: req.endNs, lineFilters: plan.pushed, limit: plan.storeOnly ? req.limit : undefined, direction: req.direction },
+    // With an interval the lines the limit keeps are not the first `limit` ones: the store reads them all.
+    { matchers: expr.matchers, startNs: req.startNs, endNs: req.endNs, lineFilters: plan.pushed, limit: plan.storeOnly && !thinning ? req.limit : undefined, direction: req.direction },
     signal,
   );
   guardRead(stored, limits);
@@ -188,7 +196,19 @@ async function logQuery(querier: LogQuerier, expr: LogSelectorExpr, req: QueryRe
   }, signal);
   const forward = req.direction === 'forward';
   entries.sort((a, b) => (a.ts !== b.ts ? (a.ts < b.ts ? -1 : 1) * (forward ? 1 : -1) : a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.order - b.order));
-  const kept = entries.slice(0, req.limit);
+  let kept = entries;
+  if (thinning) {
+    // As Loki's readStreams: the first entry, then each entry at or beyond the last returned one plus (forward) or
+    // minus (backward) the interval.
+    kept = [];
+    let last: bigint | undefined;
+    for (const e of entries) {
+      if (kept.length >= req.limit) break;
+      if (last !== undefined && (forward ? e.ts < last + interval : e.ts > last - interval)) continue;
+      kept.push(e);
+      last = e.ts;
+    }
+  } else kept = entries.slice(0, req.limit);
   const streams = new Map<string, { stream: Labels; values: [string, string][] }>();
   for (const e of kept) {
     let s = streams.get(e.key);

@@ -194,9 +194,13 @@ function orderByFirstPresent(groups: Group[]): void {
 }
 
 /**
- * topk/bottomk: the k best members of each group at each step, NaN counting as the worst (Prometheus' heaps);
- * equal values keep input order. Members are read one at a time across all steps (each series' array once, in
- * order), keeping for every step its k best so far.
+ * topk/bottomk as Prometheus 2.42 computes them, so that the same series win among equal values: per group and step a
+ * binary heap (Go's container/heap) with the worst kept sample on top — NaN counts as the worst — that the members
+ * enter in input order (pushed while fewer than k; else, when better than the top, the top is popped and the sample
+ * pushed); then the heap sorted best
+ * first with Go's sort.Sort (an insertion sort up to 12 elements; beyond, our order among equal values may differ
+ * from its pdqsort's, which only an instant query's order shows). Members are read one at a time across all steps
+ * (each series' array once), every step keeping its own heap.
  */
 function topk(args: AggregateArgs): StepVector {
   const { op, input, grouping, without, n } = args;
@@ -218,11 +222,21 @@ function topk(args: AggregateArgs): StepVector {
   const chosen = new Map<StepSeries, StepSeries>();
   const ordered: StepSeries[] = [];
   if (kMax === 0) return { kind: 'vector', series: [] };
-  const bestMember = new Int32Array(n * kMax);
-  const bestValue = new Float64Array(n * kMax);
-  const count = new Int32Array(n);
+  const hv = new Float64Array(n * kMax);
+  const hm = new Int32Array(n * kMax);
+  const size = new Int32Array(n);
+  // The heap's Less (the top is the least): NaN is less than anything; else smaller (topk) or larger (bottomk).
+  const less = (a: number, b: number) => a !== a || (bottom ? a > b : a < b);
+  const swap = (x: number, y: number) => {
+    const v = hv[x];
+    hv[x] = hv[y];
+    hv[y] = v;
+    const m = hm[x];
+    hm[x] = hm[y];
+    hm[y] = m;
+  };
   for (const g of groups) {
-    count.fill(0);
+    size.fill(0);
     g.members.forEach((s, m) => {
       const sv = s.vals;
       const sh = s.has;
@@ -231,32 +245,69 @@ function topk(args: AggregateArgs): StepVector {
         if (!sh[i] || k === 0) continue;
         const x = sv[i];
         const base = i * kMax;
-        let c = count[i];
-        // a better than b: larger (smaller for bottomk), and any number better than NaN.
-        if (c === k) {
-          const worst = bestValue[base + c - 1];
-          const better = Number.isNaN(worst) ? !Number.isNaN(x) : bottom ? x < worst : x > worst;
-          if (!better) continue;
-          c--;
+        const c = size[i];
+        if (c < k) {
+          // heap.Push: append, then up.
+          hv[base + c] = x;
+          hm[base + c] = m;
+          size[i] = c + 1;
+          let j = c;
+          for (;;) {
+            const parent = (j - 1) >> 1;
+            if (j === 0 || !less(hv[base + j], hv[base + parent])) break;
+            swap(base + parent, base + j);
+            j = parent;
+          }
+          continue;
         }
-        let j = c;
-        while (j > 0) {
-          const y = bestValue[base + j - 1];
-          const better = Number.isNaN(y) ? !Number.isNaN(x) : bottom ? x < y : x > y;
-          if (!better) break;
-          bestValue[base + j] = y;
-          bestMember[base + j] = bestMember[base + j - 1];
-          j--;
+        const top = hv[base];
+        const better = (bottom ? top > x : top < x) || (top !== top && x === x);
+        if (!better) continue;
+        // The worst is popped (heap.Pop: the last moved to the top and sifted down) and the sample pushed, as
+        // 2.42's answers show (measured against it: ties go to the later series where this order says so).
+        const last = c - 1;
+        swap(base, base + last);
+        let j = 0;
+        for (;;) {
+          const j1 = 2 * j + 1;
+          if (j1 >= last) break;
+          let child = j1;
+          if (j1 + 1 < last && less(hv[base + j1 + 1], hv[base + j1])) child = j1 + 1;
+          if (!less(hv[base + child], hv[base + j])) break;
+          swap(base + j, base + child);
+          j = child;
         }
-        bestValue[base + j] = x;
-        bestMember[base + j] = m;
-        count[i] = c + 1;
+        hv[base + last] = x;
+        hm[base + last] = m;
+        j = last;
+        for (;;) {
+          const parent = (j - 1) >> 1;
+          if (j === 0 || !less(hv[base + j], hv[base + parent])) break;
+          swap(base + parent, base + j);
+          j = parent;
+        }
       }
     });
     for (let i = 0; i < n; i++) {
       const base = i * kMax;
-      for (let j = 0; j < count[i]; j++) {
-        const s = g.members[bestMember[base + j]];
+      const c = size[i];
+      // sort.Sort(sort.Reverse(heap)): Less(a, b) is the heap's Less(b, a); insertion sort as Go's for ≤ 12.
+      if (c > 12) {
+        const idx = Array.from({ length: c }, (_, j) => j);
+        const v = hv.slice(base, base + c);
+        const mm = hm.slice(base, base + c);
+        idx.sort((a, b) => (less(v[b], v[a]) ? -1 : less(v[a], v[b]) ? 1 : a - b));
+        idx.forEach((from, to) => {
+          hv[base + to] = v[from];
+          hm[base + to] = mm[from];
+        });
+      } else {
+        for (let a = 1; a < c; a++) {
+          for (let j = a; j > 0 && less(hv[base + j - 1], hv[base + j]); j--) swap(base + j, base + j - 1);
+        }
+      }
+      for (let j = 0; j < c; j++) {
+        const s = g.members[hm[base + j]];
         let o = chosen.get(s);
         if (!o) {
           o = { labels: s.labels, key: s.key, vals: new Float64Array(n), has: new Uint8Array(n) };
@@ -264,7 +315,7 @@ function topk(args: AggregateArgs): StepVector {
           ordered.push(o);
         }
         o.has[i] = 1;
-        o.vals[i] = bestValue[base + j];
+        o.vals[i] = hv[base + j];
       }
     }
   }

@@ -55,7 +55,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw new PromQLError('bad_data', `invalid expression type "${typeName(type)}" for range query, must be Scalar or instant Vector`);
     }
     const deadline = Date.now() + opts.timeoutMs;
-    const plan = planQuery(expr, { startMs, endMs, stepMs: instant ? 0 : stepMs, lookbackDeltaMs: opts.lookbackDeltaMs });
+    const plan = planQuery(expr, { startMs, endMs, stepMs: instant ? 0 : stepMs, lookbackDeltaMs: opts.lookbackDeltaMs, subqueryStepMs: opts.subqueryStepMs });
     const data = await withDeadline(
       Promise.all(plan.selections.map((s) => querier.select(s.matchers, s.hints, signal))),
       deadline,
@@ -108,11 +108,27 @@ function stripUndefined(o: EngineOptions): Partial<typeof DEFAULTS> {
   return out;
 }
 
-/** The store's series in Prometheus' order (by labels), each label set's sort key computed once. */
+/**
+ * The store's series in Prometheus' order (by labels: name by name, name then value), each label set's sort key
+ * computed once: the sorted names and values joined with NUL, so that one string comparison orders as the label-by-
+ * label comparison does (a shorter name or value sorts first, as NUL is below every other character). Label sets
+ * that contain NUL themselves are compared label by label.
+ */
 function sortSeries(list: Series[]): Series[] {
   if (list.length < 2) return list;
-  const keyed = list.map((s) => ({ s, names: Object.keys(s.labels).sort() }));
+  const keyed = list.map((s) => {
+    const names = Object.keys(s.labels).sort();
+    let key = '';
+    let plain = true;
+    for (const n of names) {
+      const v = s.labels[n];
+      if (n.includes('\0') || v.includes('\0')) plain = false;
+      key += `${n}\0${v}\0`;
+    }
+    return { s, names, key: plain ? key : undefined };
+  });
   keyed.sort((a, b) => {
+    if (a.key !== undefined && b.key !== undefined) return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     const n = Math.min(a.names.length, b.names.length);
     for (let i = 0; i < n; i++) {
       const an = a.names[i];

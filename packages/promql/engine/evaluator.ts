@@ -3,7 +3,7 @@
 
 import type { AggregateExpr, BinaryExpr, Call, Expr, MatrixSelector, SubqueryExpr, VectorSelector } from '../parser/ast';
 import { typeOf } from '../parser/ast';
-import { atTime } from '../planner/planner';
+import { atTime, subquerySteps } from '../planner/planner';
 import type { Labels, Series } from '../storage/querier';
 import { aggregate } from './aggregations';
 import { scalarScalar, setOperation, vectorScalar, vectorVector } from './binary';
@@ -169,12 +169,7 @@ export class Evaluator {
     const at = sq.at ? atTime(sq.at, this.opts.startMs, this.opts.endMs) : undefined;
     const lo = at ?? outer[0];
     const hi = at ?? outer[outer.length - 1];
-    const end = hi - sq.offsetMs;
-    const startBound = lo - sq.offsetMs - sq.rangeMs;
-    // The first time at or after the window's start that is a multiple of the step (Go's division truncates).
-    let start = step * Math.trunc(startBound / step);
-    if (start < startBound) start += step;
-    const count = start > end ? 0 : Math.floor((end - start) / step) + 1;
+    const { start, count } = subquerySteps(lo, hi, sq.rangeMs, sq.offsetMs, step);
     this.countSamples(count);
     const steps = new Float64Array(count);
     for (let i = 0; i < count; i++) steps[i] = start + i * step;
@@ -510,7 +505,10 @@ export class Evaluator {
     }
     this.countSamples(windowPoints * src.series.length);
     if (name === 'absent_over_time') return this.absentOverTime(e, out, n);
-    checkDistinct(out);
+    // Distinct inputs stay distinct when the name they all share is dropped (one metric's series, the usual case):
+    // the check, a label key per series, is needed only when names differ.
+    const firstName = src.series[0]?.labels.__name__;
+    if (keepName || !src.series.every((s) => s.labels.__name__ === firstName)) checkDistinct(out);
     return { kind: 'vector', series: out };
   }
 

@@ -108,12 +108,13 @@ function linearRegression(t: Float64Array, v: Float64Array, lo: number, hi: numb
   return [slope, intercept];
 }
 
-/** Prometheus' quantile over sorted values (linear interpolation between closest ranks). */
+/** Prometheus' quantile (linear interpolation between closest ranks) over the values sorted with NaN first, as 2.42. */
 export function quantileOf(q: number, values: number[]): number {
   if (values.length === 0 || Number.isNaN(q)) return NaN;
   if (q < 0) return -Infinity;
   if (q > 1) return Infinity;
-  values.sort((a, b) => a - b);
+  // Prometheus' vectorByValueHeap order: NaN before every number.
+  values.sort((a, b) => (a !== a ? (b !== b ? 0 : -1) : b !== b ? 1 : a - b));
   const n = values.length;
   const rank = q * (n - 1);
   const lower = Math.max(0, Math.floor(rank));

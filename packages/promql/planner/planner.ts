@@ -2,6 +2,10 @@
 // getTimeRangesForSelector): the evaluation times of a node are widened by every enclosing subquery's range and
 // offset (or fixed by its @), then by the selector's own offset and its range or the lookback. Identical
 // selections are asked for once.
+//
+// Inside a subquery a selector is evaluated at the subquery's own steps (multiples of its step within its range),
+// not at the query's: its hints carry that step and exactly the first and last of those times, so that a store may
+// rely on `startMs + rangeMs + offset + k·stepMs` being the evaluation times (the step-window pushdown does).
 
 import type { AtModifier, Expr, VectorSelector } from '../parser/ast';
 import type { LabelMatcher, SelectHints } from '../storage/querier';
@@ -22,6 +26,22 @@ export interface PlanParams {
   endMs: number;
   stepMs: number;
   lookbackDeltaMs: number;
+  /** Step of subqueries written without one (`[1h:]`); default 1 minute as in the evaluator. */
+  subqueryStepMs?: number;
+}
+
+/**
+ * The evaluation times of a subquery whose enclosing node is evaluated from `lo` to `hi`: the multiples of its step
+ * (Go's truncating division, as Prometheus) from `lo − offset − range` to `hi − offset`. Shared by the planner and the
+ * evaluator so that both agree on them. `count` is 0 when no multiple falls inside.
+ */
+export function subquerySteps(lo: number, hi: number, rangeMs: number, offsetMs: number, stepMs: number): { start: number; count: number } {
+  const end = hi - offsetMs;
+  const startBound = lo - offsetMs - rangeMs;
+  let start = stepMs * Math.trunc(startBound / stepMs);
+  if (start < startBound) start += stepMs;
+  const count = start > end ? 0 : Math.floor((end - start) / stepMs) + 1;
+  return { start, count };
 }
 
 /** The time `@` names: a fixed time, or the query's start or end. */
@@ -35,13 +55,13 @@ export function planQuery(expr: Expr, params: PlanParams): Plan {
   const byKey = new Map<string, number>();
   const selectionOf = new Map<VectorSelector, number>();
 
-  const add = (vs: VectorSelector, lo: number, hi: number, rangeMs: number | undefined, ctx: Ctx) => {
+  const add = (vs: VectorSelector, lo: number, hi: number, stepMs: number, rangeMs: number | undefined, ctx: Ctx) => {
     let evalLo = lo;
     let evalHi = hi;
     if (vs.at) evalLo = evalHi = atTime(vs.at, params.startMs, params.endMs);
     const startMs = evalLo - vs.offsetMs - (rangeMs ?? params.lookbackDeltaMs);
     const endMs = evalHi - vs.offsetMs;
-    const hints: SelectHints = { startMs, endMs, stepMs: params.stepMs };
+    const hints: SelectHints = { startMs, endMs, stepMs };
     if (ctx.func) hints.func = ctx.func;
     if (rangeMs !== undefined) hints.rangeMs = rangeMs;
     if (ctx.grouping) {
@@ -64,42 +84,48 @@ export function planQuery(expr: Expr, params: PlanParams): Plan {
     grouping?: { labels: string[]; by: boolean };
   }
 
-  const walk = (e: Expr, lo: number, hi: number, ctx: Ctx): void => {
+  const subqueryStep = params.subqueryStepMs ?? 60_000;
+  // lo, hi: the first and last evaluation time of the node; step: the distance between them (0: one time).
+  const walk = (e: Expr, lo: number, hi: number, step: number, ctx: Ctx): void => {
     switch (e.kind) {
       case 'VectorSelector':
-        add(e, lo, hi, undefined, ctx);
+        add(e, lo, hi, step, undefined, ctx);
         return;
       case 'MatrixSelector':
-        add(e.selector, lo, hi, e.rangeMs, ctx);
+        add(e.selector, lo, hi, step, e.rangeMs, ctx);
         return;
       case 'SubqueryExpr': {
         let l = lo;
         let h = hi;
         if (e.at) l = h = atTime(e.at, params.startMs, params.endMs);
-        walk(e.expr, l - e.offsetMs - e.rangeMs, h - e.offsetMs, {});
+        const inner = e.stepMs || subqueryStep;
+        const { start, count } = subquerySteps(l, h, e.rangeMs, e.offsetMs, inner);
+        // No evaluation time inside: the evaluator reads nothing, so nothing is asked for.
+        if (count === 0) return;
+        walk(e.expr, start, start + (count - 1) * inner, inner, {});
         return;
       }
       case 'ParenExpr':
-        walk(e.expr, lo, hi, ctx);
+        walk(e.expr, lo, hi, step, ctx);
         return;
       case 'UnaryExpr':
-        walk(e.expr, lo, hi, {});
+        walk(e.expr, lo, hi, step, {});
         return;
       case 'BinaryExpr':
-        walk(e.lhs, lo, hi, {});
-        walk(e.rhs, lo, hi, {});
+        walk(e.lhs, lo, hi, step, {});
+        walk(e.rhs, lo, hi, step, {});
         return;
       case 'Call':
-        for (const a of e.args) walk(a, lo, hi, { func: e.func, grouping: ctx.grouping });
+        for (const a of e.args) walk(a, lo, hi, step, { func: e.func, grouping: ctx.grouping });
         return;
       case 'AggregateExpr':
-        if (e.param) walk(e.param, lo, hi, {});
-        walk(e.expr, lo, hi, { func: e.op, grouping: { labels: e.grouping, by: !e.without } });
+        if (e.param) walk(e.param, lo, hi, step, {});
+        walk(e.expr, lo, hi, step, { func: e.op, grouping: { labels: e.grouping, by: !e.without } });
         return;
       default:
         return;
     }
   };
-  walk(expr, params.startMs, params.endMs, {});
+  walk(expr, params.startMs, params.endMs, params.stepMs, {});
   return { selections, selectionOf };
 }

@@ -75,6 +75,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     let startNs: bigint;
     let endNs: bigint;
     let stepNs = 0n;
+    let intervalNs = 0n;
     if (instant) {
       endNs = lokiTime(params.get('time'), now, 'time');
       startNs = endNs;
@@ -90,7 +91,8 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
       stepNs = step ? lokiDuration(step, 'step') : ((defaultStep + NS_PER_S - 1n) / NS_PER_S) * NS_PER_S || NS_PER_S;
       if (stepNs <= 0n) throw new LogQLQueryError('zero or negative query resolution step widths are not accepted. Try a positive integer');
       const interval = params.get('interval');
-      if (interval && lokiDuration(interval, 'interval') < 0n) throw new LogQLQueryError('negative interval widths are not accepted');
+      intervalNs = interval ? lokiDuration(interval, 'interval') : 0n;
+      if (intervalNs < 0n) throw new LogQLQueryError('negative interval widths are not accepted');
     }
     const limitText = params.get('limit');
     const limit = limitText === null || limitText === '' ? 100 : Number(limitText);
@@ -98,7 +100,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     const direction = (params.get('direction') ?? 'backward').toLowerCase();
     if (direction !== 'backward' && direction !== 'forward') throw new LogQLQueryError(`invalid direction '${direction.slice(0, 20)}'`);
     const querier = createLogsQuerier(r.storage, r.access.instance.database_name);
-    const { data, stats } = await runQuery(querier, { query, startNs, endNs, stepNs, instant, limit, direction }, limits, controller.signal);
+    const { data, stats } = await runQuery(querier, { query, startNs, endNs, stepNs, instant, limit, direction, intervalNs }, limits, controller.signal);
     if (controller.signal.aborted) throw new LogQLQueryError('Request timed out, decrease the duration of the request or add more label matchers to your query.', 504);
     const execTime = (performance.now() - started) / 1000;
     const returned = data.resultType === 'streams' ? data.result.reduce((n, s) => n + s.values.length, 0) : 0;

@@ -49,8 +49,25 @@ export function compareLabels(a: Labels, b: Labels): number {
   return ak.length - bk.length;
 }
 
-/** RowBinary reader of `fingerprint UInt64, t Array(Int64), v Array(Float64), labels String` rows. */
-function readSeriesRows(buf: Buffer, onRow: (labels: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void): void {
+/** `n` 4-byte elements of `buf` from `at`: a view when the offset is aligned, else an aligned copy. */
+function view32<T extends Uint32Array | Float32Array>(Type: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T }, buf: Buffer, at: number, n: number): T {
+  const offset = buf.byteOffset + at;
+  if (offset % 4 === 0) return new Type(buf.buffer, offset, n);
+  const copy = new Type(n);
+  new Uint8Array(copy.buffer).set(buf.subarray(at, at + n * 4));
+  return copy;
+}
+
+/**
+ * RowBinary reader of `fingerprint UInt64, t Array(UInt32 | Int64), v32 Array(Float32), v64 Array(Float64), labels
+ * String` rows (one of v32 and v64 is empty: an empty series has neither, and is skipped by the caller). Times come
+ * as UInt32 milliseconds after `baseMs` when the window is shorter than 2^32 ms (49 days; a third less to send and
+ * parse than Int64), else as Int64 milliseconds.
+ */
+function readSeriesRows(
+  buf: Buffer, baseMs: number | undefined,
+  onRow: (labels: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void,
+): void {
   let at = 0;
   const varint = () => {
     let value = 0;
@@ -66,8 +83,29 @@ function readSeriesRows(buf: Buffer, onRow: (labels: string, times: Float64Array
     at += 8; // the fingerprint
     const n = varint();
     const times = new Float64Array(n);
-    for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
-    at += n * 8;
+    if (baseMs !== undefined) {
+      // Little-endian words (every platform Node runs on here is little-endian), read in place when aligned.
+      const words = view32(Uint32Array, buf, at, n);
+      for (let i = 0; i < n; i++) times[i] = baseMs + words[i];
+      at += n * 4;
+    } else {
+      for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
+      at += n * 8;
+    }
+    const narrowCount = varint();
+    if (narrowCount > 0) {
+      // Float32 values: exact (ClickHouse sent them only when every value converts back to itself), never NaN.
+      const floats = view32(Float32Array, buf, at, narrowCount);
+      const values = new Float64Array(narrowCount);
+      for (let i = 0; i < narrowCount; i++) values[i] = floats[i];
+      at += narrowCount * 4;
+      at += 1; // the empty Float64 array's length
+      const length = varint();
+      const labels = buf.toString('utf8', at, at + length);
+      at += length;
+      onRow(labels, times, values, undefined);
+      continue;
+    }
     const m = varint();
     // A copy into an aligned buffer: the bytes are the stored doubles, NaN payloads included.
     const raw = new Uint8Array(m * 8);
@@ -114,16 +152,17 @@ function normalise(times: Float64Array, values: Float64Array, stale: Uint8Array 
 
 export interface MetricsQuerierOptions {
   /**
-   * Reads only the samples inside some step's window when the step is longer than a range function's range. Off by
-   * default: the engine's hints give the query's step also to selectors inside a subquery, which are evaluated at the
-   * subquery's own (shorter) step, and the hints do not say which selectors those are.
+   * Reads only the samples inside some step's window when the step is longer than a range function's range. On by
+   * default: the planner gives every selector the step and the exact first and last time it is evaluated at (a
+   * subquery's own step inside a subquery), so the windows are `startMs + k·stepMs + [0, rangeMs]`. Off: everything
+   * in [startMs, endMs] is read (the tests compare both).
    */
   stepWindowPushdown?: boolean;
 }
 
 export function createMetricsQuerier(client: StorageClient, database: string, options: MetricsQuerierOptions = {}) {
   const db = identifier(database);
-  const pushdown = options.stepWindowPushdown ?? false;
+  const pushdown = options.stepWindowPushdown ?? true;
 
   async function labelsOf(fingerprintSql: string, startMs: number, endMs: number): Promise<Map<string, Labels>> {
     const rows = await client.query<{ fp: string; labels: string }>(
@@ -146,17 +185,26 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       if (pushdown && hints.func && range > 0 && hints.stepMs > range && (endMs - startMs - range) % hints.stepMs === 0) {
         windows = ` AND modulo(timestamp_ns - ${startNs}, ${BigInt(hints.stepMs) * NS_PER_MS}) <= ${BigInt(range) * NS_PER_MS}`;
       }
-      // One round trip: the samples grouped per series, with the series' labels joined on.
-      const sql = `SELECT fingerprint, t, v, labels FROM (
-          SELECT fingerprint, groupArray(intDiv(timestamp_ns, 1000000)) AS t, groupArray(value) AS v FROM ${db}.metric_samples
-          WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
-          GROUP BY fingerprint
+      // Times as UInt32 offsets from the window's first millisecond when they fit (below 2^32 ms, 49 days).
+      const baseMs = Math.floor(startMs);
+      const narrow = Math.floor(endMs) - baseMs < 2 ** 32 - 1;
+      const time = narrow ? `toUInt32(intDiv(timestamp_ns, 1000000) - (${baseMs}))` : 'intDiv(timestamp_ns, 1000000)';
+      // One round trip: the samples grouped per series, with the series' labels joined on. A series whose values
+      // are all exactly Float32 numbers (small integer counters, most gauges) sends them as Float32, half the bytes;
+      // any other (fractions, NaN, stale markers, beyond 2^24) sends its Float64s untouched. (The conversion runs on
+      // `if(f, v, [])`: ClickHouse evaluates both branches of an if, so only the narrow series are converted.)
+      const sql = `SELECT fingerprint, t, arrayMap(x -> toFloat32(x), if(f, v, emptyArrayFloat64())) AS v32, if(f, emptyArrayFloat64(), v) AS v64, labels FROM (
+          SELECT fingerprint, t, v, arrayAll(x -> toFloat64(toFloat32(x)) = x, v) AS f FROM (
+            SELECT fingerprint, groupArray(${time}) AS t, groupArray(value) AS v FROM ${db}.metric_samples
+            WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${startNs} AND ${endNs}${windows} AND fingerprint IN (${fps})
+            GROUP BY fingerprint
+          )
         ) ANY INNER JOIN (
           SELECT fingerprint, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fps}) GROUP BY fingerprint
         ) USING fingerprint`;
       const buf = await client.queryRowBinary(sql, signal);
       const result: Series[] = [];
-      readSeriesRows(buf, (labels, times, values, stale) => {
+      readSeriesRows(buf, narrow ? baseMs : undefined, (labels, times, values, stale) => {
         if (times.length === 0) return;
         result.push({ labels: JSON.parse(labels) as Labels, ...normalise(times, values, stale) });
       });
