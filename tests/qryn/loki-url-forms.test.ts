@@ -119,3 +119,18 @@ describe('every Loki client URL form reaches the instance', () => {
     expect((await fetch(`${origin()}/qryn/nothing/here`, { headers: { authorization: qryn.basic } })).status).toBe(404);
   });
 });
+
+describe('gatewayTarget', () => {
+  it('reads the instance id, or leaves it to the credential, from each path form', async () => {
+    const { gatewayTarget } = await import('../../server/products/qryn/gateway');
+    const id = '0123456789abcdef';
+    expect(gatewayTarget(`/qryn/${id}/loki/api/v1/push`)).toEqual({ instanceId: id, path: '/loki/api/v1/push' });
+    expect(gatewayTarget(`/qryn/${id}//loki/api/v1/push/`)).toEqual({ instanceId: id, path: '/loki/api/v1/push' });
+    expect(gatewayTarget(`/qryn//${id}///api/v1/query_range`)).toEqual({ instanceId: id, path: '/api/v1/query_range' });
+    expect(gatewayTarget('/qryn/loki/api/v1/push')).toEqual({ instanceId: undefined, path: '/loki/api/v1/push' });
+    expect(gatewayTarget('/qryn/0/ready')).toEqual({ instanceId: '0', path: '/ready' });
+    expect(gatewayTarget(`/qryn/${id}`)).toEqual({ instanceId: id, path: '/' });
+    expect(gatewayTarget('/qryn')).toBeUndefined();
+    expect(gatewayTarget('/qryn/')).toBeUndefined();
+  });
+});

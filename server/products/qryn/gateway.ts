@@ -317,7 +317,8 @@ export function gatewayTarget(pathname: string): { instanceId: string | undefine
   const squeezed = pathname.replace(/\/{2,}/g, '/');
   const match = /^\/qryn\/([^/]+)(\/.*)?$/.exec(squeezed);
   if (!match) return undefined;
-  if (INSTANCE_ID.test(match[1])) return { instanceId: match[1], path: trimSlash(match[2] ?? '/') };
+  // `/qryn/{anything}/ready` is the readiness probe (no instance, no credential), as it always was.
+  if (INSTANCE_ID.test(match[1]) || trimSlash(match[2] ?? '') === '/ready') return { instanceId: match[1], path: trimSlash(match[2] ?? '/') };
   return { instanceId: undefined, path: trimSlash(squeezed.slice('/qryn'.length)) };
 }
 

@@ -60,7 +60,7 @@ export function logSamplesRowBinary(logs: Batch['logs']): Uint8Array {
   let at = 0;
   // Lines of one push mostly share a stream and a day: the fingerprint's number and the day are kept from the last row.
   let lastFingerprint = '';
-  let fingerprint = 0n;
+  const fingerprint = Buffer.alloc(8);
   let dayStart = 0n;
   let dayEnd = -1n;
   let day = 0;
@@ -68,7 +68,7 @@ export function logSamplesRowBinary(logs: Batch['logs']): Uint8Array {
     const log = logs[i];
     if (log.fingerprint !== lastFingerprint) {
       lastFingerprint = log.fingerprint;
-      fingerprint = BigInt(log.fingerprint);
+      fingerprint.writeBigUInt64LE(BigInt(log.fingerprint));
     }
     if (log.timestampNs < dayStart || log.timestampNs >= dayEnd) {
       day = Number(log.timestampNs / NS_PER_DAY);
@@ -76,7 +76,7 @@ export function logSamplesRowBinary(logs: Batch['logs']): Uint8Array {
       dayEnd = dayStart + NS_PER_DAY;
     }
     out.writeUInt16LE(day, at);
-    out.writeBigUInt64LE(fingerprint, at + 2);
+    fingerprint.copy(out, at + 2);
     out.writeBigInt64LE(log.timestampNs, at + 10);
     at += 18;
     for (let n = lengths[i]; ; n >>>= 7) {
@@ -132,11 +132,15 @@ export function createWriter(nowMs: () => number) {
       // Each series is recorded for every day it has samples on (retention drops days, labels must survive with them).
       const seriesDays = new Set<string>();
       // Consecutive rows mostly share series and day: only a change adds a key.
-      let last = '';
+      let lastFingerprint = '';
+      let lastDay = '';
       for (const rows of [batch.logs, batch.metrics]) {
         for (const row of rows) {
-          const key = `${row.fingerprint}|${dayOf(row.timestampNs)}`;
-          if (key !== last) seriesDays.add((last = key));
+          const day = dayOf(row.timestampNs);
+          if (row.fingerprint === lastFingerprint && day === lastDay) continue;
+          lastFingerprint = row.fingerprint;
+          lastDay = day;
+          seriesDays.add(`${row.fingerprint}|${day}`);
         }
       }
       const seriesRows: (string | number)[][] = [];
