@@ -17,7 +17,9 @@ import { createTokenMinter } from '../tests/support/mint-token';
 // Then the supervisor's recovery: a 1 x 1 cluster's server is killed (kill -9), shut down by the customer (SYSTEM
 // SHUTDOWN) and killed with its group (SYSTEM KILL); reported is the time until it answers the admin again.
 
-const SHAPES = (process.env.BENCH_SHAPES ?? '1x1,1x2,2x2,3x2')
+// BENCH_SMOKE=1: one 1 x 1 cluster and one fault (kill -9) (tests/bench/bench-smoke.test.ts keeps it working).
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const SHAPES = (process.env.BENCH_SHAPES ?? (SMOKE ? '1x1' : '1x1,1x2,2x2,3x2'))
   .split(',')
   .map((s) => s.trim().split('x').map(Number) as [number, number]);
 
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
       ['SYSTEM SHUTDOWN (customer)', () => clickhouseExec(admin, 'SYSTEM SHUTDOWN').catch(() => undefined)],
       ['SYSTEM KILL (customer)', () => clickhouseExec(admin, 'SYSTEM KILL').catch(() => undefined)],
     ];
-    for (const [fault, inject] of faults) {
+    for (const [fault, inject] of SMOKE ? faults.slice(0, 1) : faults) {
       const before = await pid();
       const started = performance.now();
       await inject();

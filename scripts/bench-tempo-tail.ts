@@ -10,10 +10,12 @@ import WebSocket from 'ws';
 // - tail: a live tail is opened, LINES lines are pushed one at a time; the time from the push's answer to the line's
 //   frame is printed (it is bounded by the one-second poll).
 
-const TRACES = Number(process.env.BENCH_TRACES ?? 2_000);
+// BENCH_SMOKE=1: 100 traces, one run per query, 2 tail lines (tests/bench/bench-smoke.test.ts keeps it working).
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const TRACES = Number(process.env.BENCH_TRACES ?? (SMOKE ? 100 : 2_000));
 const SPANS = Number(process.env.BENCH_SPANS ?? 5);
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-const LINES = Number(process.env.BENCH_LINES ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 1 : 10));
+const LINES = Number(process.env.BENCH_LINES ?? (SMOKE ? 2 : 10));
 
 const QUERIES = [
   '{ resource.service.name = "svc-3" }',

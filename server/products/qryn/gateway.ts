@@ -82,17 +82,18 @@ export function createGateway(deps: GatewayDeps) {
   const dayKey = (range: { startNs: bigint; endNs: bigint }) =>
     `${new Date(Number(range.startNs / 1_000_000n)).toISOString().slice(0, 10)}..${new Date(Number(range.endNs / 1_000_000n)).toISOString().slice(0, 10)}`;
 
-  async function authenticate(req: IncomingMessage, instanceId: string): Promise<Access> {
+  /** `instanceId` undefined: the path carries none (a client resolved its push path relative to the instance URL). */
+  async function authenticate(req: IncomingMessage, instanceId: string | undefined): Promise<Access> {
     const header = req.headers.authorization ?? '';
     // The console's qryn View sends x-qryn-view: a refusal then carries no challenge, so the browser shows no
     // login prompt of its own (the View asks for the credential itself).
     const challenge: Record<string, string> = req.headers['x-qryn-view'] ? {} : { 'www-authenticate': 'Basic realm="qryn"' };
     if (!header) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.', challenge);
-    const key = `${instanceId}|${hashSecret(header)}`;
+    const key = `${instanceId ?? ''}|${hashSecret(header)}`;
     // Failed sign-ins are counted per credential (the API key, or the instance for tokens) and per address; past
     // the allowance only credentials that signed in lately get through until the window ends.
-    const throttleKeys = [`key:${instanceId}|${credentialName(header)}`, `addr:${req.socket.remoteAddress ?? ''}`];
-    if ((knownGood.get(key) ?? 0) <= Date.now()) guards.checkLogin(instanceId, throttleKeys);
+    const throttleKeys = [`key:${instanceId ?? ''}|${credentialName(header)}`, `addr:${req.socket.remoteAddress ?? ''}`];
+    if ((knownGood.get(key) ?? 0) <= Date.now()) guards.checkLogin(instanceId ?? '', throttleKeys);
     const cached = accessCache.get(key);
     let access: Access | null;
     if (cached && cached.until > Date.now()) access = cached.access;
@@ -110,7 +111,8 @@ export function createGateway(deps: GatewayDeps) {
     return access;
   }
 
-  async function resolveAccess(header: string, instanceId: string): Promise<Access | null> {
+  /** Without an instance id the credential names the instance: a key pair and a token each belong to exactly one. */
+  async function resolveAccess(header: string, instanceId: string | undefined): Promise<Access | null> {
     const [scheme, ...rest] = header.trim().split(/\s+/);
     const value = rest.join(' ');
     let user: string | undefined;
@@ -130,11 +132,11 @@ export function createGateway(deps: GatewayDeps) {
     } else return null;
     if (user) {
       const instance = await findInstanceByCredentials(deps.db, user, secret);
-      if (instance) return instance.id === instanceId ? { instance, scopes: new Set(['read', 'write']) } : null;
+      if (instance) return instanceId === undefined || instance.id === instanceId ? { instance, scopes: new Set(['read', 'write']) } : null;
     }
     const token = await findToken(deps.db, secret);
-    if (!token || token.instance_id !== instanceId) return null;
-    const instance = await findInstance(deps.db, instanceId);
+    if (!token || (instanceId !== undefined && token.instance_id !== instanceId)) return null;
+    const instance = await findInstance(deps.db, token.instance_id);
     if (!instance) return null;
     return { instance, scopes: new Set(token.scope.split(' ') as Scope[]) };
   }
@@ -222,10 +224,9 @@ export function createGateway(deps: GatewayDeps) {
     }
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse, instanceId: string, path: string, url: URL): Promise<void> {
+  async function route(req: IncomingMessage, res: ServerResponse, instanceId: string | undefined, path: string, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     if (path === '/ready' && method === 'GET') return text(res, 200, 'ready');
-    if (!/^[a-f0-9]{16,40}$/.test(instanceId)) throw new HttpError(404, 'There is no qryn instance at this address.');
     const access = await authenticate(req, instanceId);
     const isPush = method === 'POST' && PUSH_PATHS.some((p) => p.test(path));
     require(access, isPush ? 'write' : 'read');
@@ -273,15 +274,15 @@ export function createGateway(deps: GatewayDeps) {
     },
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://gateway.invalid');
-      const match = /^\/qryn\/([^/]+)(\/.*)?$/.exec(url.pathname);
       try {
         try {
           decodeURIComponent(url.pathname);
         } catch {
           throw new HttpError(400, 'The path is not valid: a "%" must be followed by two hexadecimal digits of UTF-8.');
         }
-        if (!match) throw new HttpError(404, 'Add the instance id to the path: /qryn/{instanceId}/…');
-        await route(req, res, match[1], match[2] ?? '/', url);
+        const target = gatewayTarget(url.pathname);
+        if (!target) throw new HttpError(404, 'Add the instance id to the path: /qryn/{instanceId}/…');
+        await route(req, res, target.instanceId, target.path, url);
       } catch (error) {
         if (res.headersSent) return void res.destroy();
         if (error instanceof HttpError) return sendError(res, error.status, error.message, error.headers);
@@ -298,6 +299,30 @@ export function createGateway(deps: GatewayDeps) {
     },
   };
 }
+
+/** What an instance id looks like (generated: lower-case hex); no call's first path segment does. */
+const INSTANCE_ID = /^[a-f0-9]{16,40}$/;
+
+/**
+ * The instance and the call a gateway path names. Loki clients build the push URL from the instance URL
+ * ({PUBLIC_URL}/qryn/{id}, no trailing slash) in three ways, and each must reach the instance:
+ * - appending (winston-loki: host + '/loki/api/v1/push'): /qryn/{id}/loki/api/v1/push;
+ * - appending to the URL given with a trailing slash: /qryn/{id}//loki/api/v1/push (repeated slashes count as one);
+ * - resolving relative to it (pino-loki: new URL('loki/api/v1/push', host)), which replaces the last segment, the
+ *   id: /qryn/loki/api/v1/push. Then the path names no instance (`instanceId` undefined) and the credential does:
+ *   an API key pair and a token each belong to exactly one instance, so there is nothing to guess.
+ * A first segment shaped like an instance id is always taken as one (no call's path starts with such a segment).
+ */
+export function gatewayTarget(pathname: string): { instanceId: string | undefined; path: string } | undefined {
+  const squeezed = pathname.replace(/\/{2,}/g, '/');
+  const match = /^\/qryn\/([^/]+)(\/.*)?$/.exec(squeezed);
+  if (!match) return undefined;
+  // `/qryn/{anything}/ready` is the readiness probe (no instance, no credential), as it always was.
+  if (INSTANCE_ID.test(match[1]) || trimSlash(match[2] ?? '') === '/ready') return { instanceId: match[1], path: trimSlash(match[2] ?? '/') };
+  return { instanceId: undefined, path: trimSlash(squeezed.slice('/qryn'.length)) };
+}
+
+const trimSlash = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 
 /** The name a credential signs in with: the API key of basic auth, '' for a token (counted per instance). */
 function credentialName(header: string): string {

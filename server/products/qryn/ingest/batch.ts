@@ -136,8 +136,16 @@ export function parseRfc3339(text: unknown): bigint {
 
 /** Day of a nanosecond timestamp as YYYY-MM-DD (UTC), the partition of the row. */
 export function dayOf(ns: bigint): string {
-  return new Date(Number(ns / 1_000_000n)).toISOString().slice(0, 10);
+  // Called for every line and sample: the last day's text is kept (the rows of a push mostly share a day).
+  const day = Number(ns / 86_400_000_000_000n);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = new Date(day * 86_400_000).toISOString().slice(0, 10);
+  }
+  return lastDayText;
 }
+let lastDay = Number.NaN;
+let lastDayText = '';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
