@@ -9,6 +9,8 @@ import { clickhouseFactory } from '../../server/products/clickhouse/clickhouse-b
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
 import { expectSchemaAnswer } from '../support/schema-answer';
+import { localClickhouseVersions } from '../../server/products/clickhouse/clickhouse-versions';
+import { CLICKHOUSE_SERVER_BIN } from '../../server/products/clickhouse/local-provisioner';
 
 // Bad input to the ClickHouse calls: the server validates with the contract's schema (the one the console's form
 // uses), so whatever the schema rejects is answered 400 (shape and rules alike, spec 001 §8) with exactly its field messages, and
@@ -73,6 +75,19 @@ describe.each(databaseTargets())('ClickHouse input validation ($kind)', (target)
     });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.details).sort()).toEqual(['disks.0.type', 'machine', 'zones']);
+  });
+
+  it('offers only the version the local back end can run (this machine\'s clickhouse-server package), and refuses others', async () => {
+    const versions = await api.request('GET', 'clickhouse-versions', { token: owner });
+    expect(versions.status).toBe(200);
+    expect(versions.body).toEqual(await localClickhouseVersions(CLICKHOUSE_SERVER_BIN));
+    expect(versions.body).toEqual([{ name: '18.16', image_tag: expect.stringMatching(/^debian:clickhouse-server=18\.16\./), description: expect.stringContaining('ClickHouse 18.16') }]);
+    // A version the machine cannot run, e.g. an image tag of a newer release, is refused at the field.
+    for (const version of ['24.8', 'clickhouse/clickhouse-server:24.8.4.13']) {
+      const refused = await api.request('POST', 'integrations/clickhouse/clusters', { token: owner, query: { project_id: paidProject }, body: { ...valid, version } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual({ version: [`The version ${version} is not offered.`] });
+    }
   });
 
   it('the same rules with and without a payment method (trial limits on the trial project)', async () => {
