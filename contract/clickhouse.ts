@@ -162,7 +162,8 @@ export const DiskTypeList = Schema.Array(DiskType);
 export const Zone = Schema.Struct({ name: Schema.String });
 export const ZoneList = Schema.Array(Zone);
 
-export const ClickhouseVersion = Schema.Struct({ name: Schema.String, image_tag: Schema.String });
+/** A version a cluster can be created with; `description` says what runs it (this machine's package, an image). */
+export const ClickhouseVersion = Schema.Struct({ name: Schema.String, image_tag: Schema.String, description: Schema.optional(Schema.String) });
 export type ClickhouseVersion = typeof ClickhouseVersion.Type;
 export const ClickhouseVersionList = Schema.Array(ClickhouseVersion);
 

@@ -24,12 +24,23 @@ export type EnableForm = typeof EnableForm.Type;
 export const InfoItem = Schema.Struct({ label: Schema.String, value: Schema.String });
 export type InfoItem = typeof InfoItem.Type;
 
+/** The enable form's steps (spec 001 §2): enable → show-config (qryn, Hepic) → show-info; dismiss-config resets. */
+export const ENABLE_STEPS = ['enable', 'show-config', 'show-info'] as const;
+export type EnableStep = (typeof ENABLE_STEPS)[number];
+
 /**
  * POST integrations/{product}/?project_id — every product answers this; qryn also answers api_key and api_secret
- * (spec §7 qryn), repeated as show-info items.
+ * (spec §7 qryn), repeated as show-info items. The spec's response fields (§3: product, enabled, step, items,
+ * hasJsonDownload, errors): `product` is the slug, a success is `enabled: true` at `step: 'show-info'` with no
+ * `errors`; a refusal of the show-config fields answers 400 with `enabled: false`, `step: 'show-config'` and the
+ * field messages in `errors` (and in `details`, as every field refusal of the API).
  */
 export const EnableProductResponse = Schema.Struct({
   message: Schema.String,
+  product: Schema.String,
+  enabled: Schema.Boolean,
+  step: Schema.Literals(ENABLE_STEPS),
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String)),
   integration_id: Schema.Number,
   items: Schema.Array(InfoItem),
   has_json_download: Schema.Boolean,

@@ -14,6 +14,7 @@ import { expect } from './fixtures';
 import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
 import { ownerWalkPage } from './walk-page';
+import { VALIDATION_ERROR_MESSAGE } from '../contract/errors';
 
 const gated = {
   // Qryn's and Hepic's show-config options: the storage places are read with the writer regions, retention plans or
@@ -241,7 +242,7 @@ describeBrowserModel('enable product: generated paths in the browser', {
         await walk.world.gate.release('enable');
       },
     },
-    // What a browser cannot make the server say on demand: a storage that is full (422 at its field), or a refusal
+    // What a browser cannot make the server say on demand: a storage that is full (400 at its field), or a refusal
     // of the product (400 with the server's description).
     'xstate.error.actor.enableProduct': {
       perform: async (walk, event) => {
@@ -253,7 +254,8 @@ describeBrowserModel('enable product: generated paths in the browser', {
           // refusal's description.
           walk.world.fieldErrors = walk.world.at === 'submitting' ? messages : [];
           walk.world.error = walk.world.at === 'submitting' ? null : { message: couldNotEnable, description: messages.join(' ') };
-          await walk.world.gate.answer('enable', 422, { error: error.message, details: error.details });
+          // The integrations' field refusal (spec 001 §8): 400 with the fields, and the enable answer's own fields.
+          await walk.world.gate.answer('enable', 400, { message: VALIDATION_ERROR_MESSAGE, description: 'Some fields are not valid.', details: error.details, product: walk.world.product, enabled: false, step: 'show-config', errors: error.details });
         } else {
           walk.world.fieldErrors = [];
           walk.world.error = { message: couldNotEnable, description: error.description! };

@@ -14,6 +14,7 @@ import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
 import { StreamRelay, type RelayedStream } from './stream-relay';
 import { ownerWalkPage } from './walk-page';
+import { VALIDATION_ERROR_MESSAGE } from '../contract/errors';
 
 const gated = {
   // GET run: the check when the page opens, then following a run the page did not start.
@@ -240,7 +241,7 @@ describeBrowserModel('loggen run: generated paths in the browser', {
         const error = (event as unknown as { error: { message: string; details?: Record<string, string[]>; description?: string } }).error;
         if (error.details) {
           walk.world.fieldError = Object.values(error.details)[0][0];
-          return walk.world.gate.answer('save', 422, { error: error.message, details: error.details });
+          return walk.world.gate.answer('save', 400, { message: VALIDATION_ERROR_MESSAGE, description: 'Some fields are not valid.', details: error.details });
         }
         walk.world.saveError = error.description!;
         return walk.world.gate.answer('save', 500, { error: error.message, description: error.description });

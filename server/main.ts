@@ -3,12 +3,13 @@ import { startPlatform } from './platform';
 
 // `npm start`: the platform with demo data on PORT (default 8080), stopped cleanly by Ctrl-C or SIGTERM.
 const config = loadConfig();
-const platform = await startPlatform(config);
+const platform = await startPlatform(config, { demoStates: true });
 console.log(`
 Observability Console is running at ${platform.url}/
 ${platform.config.seedDemoData ? `  Demo sign-in:  demo@example.com / Demo1234!   (owner of the organization Acme)
   Also:          dev@example.com (read-write), viewer@example.com (read-only), new@example.com (nothing yet),
                  all with the password Demo1234! (local demo data only)
+  States:        nocard@example.com (no card), ops@ / analyst@example.com (Globex: a Hepic user, a cluster in creating)
 ${platform.socialStandInUrl ? `  Social:        social@example.com signs in with "Continue with Social stand-in" on the login page
                  (local stand-in provider at ${platform.socialStandInUrl}; SOCIAL_OIDC_ISSUER configures a real one)
 ` : ''}` : '  Demo data:     off (SEED_DEMO_DATA=false)\n'}  ${platform.config.devPages ? `Mail outbox:   ${platform.url}/dev/outbox?key=${platform.config.devPagesKey}

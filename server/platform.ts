@@ -7,6 +7,7 @@ import { DEFAULT_SOCIAL_CONNECTION, type PlatformConfig } from './config';
 import { openDatabase, type Database } from './db/database';
 import { presentDemoAccounts, seedDemoData } from './db/seed';
 import { provisionDemoProducts } from './products/demo-products';
+import { seedDemoStates } from './products/demo-states';
 import { renderOutboxPage } from './dev/outbox-page';
 import { createIdentityServer } from './identity/identity-server';
 import { loadOrCreateSigningKeys } from './identity/signing-keys';
@@ -33,6 +34,11 @@ import { startInstanceEvents, type InstanceEvents } from './coordination/instanc
 export interface StartPlatformOptions {
   /** Write the demo data (idempotent). Default: the config's seedDemoData (SEED_DEMO_DATA). */
   seed?: boolean;
+  /**
+   * Also write the demo states the main demo data cannot show (server/products/demo-states.ts: no card, a Hepic
+   * user who is not an admin, a cluster in creating). `npm start` turns it on with the demo data; tests do not.
+   */
+  demoStates?: boolean;
   /** No request error logging. Default false. */
   quiet?: boolean;
   /** Product back ends added to PRODUCT_FACTORIES (tests plug in a recording product). */
@@ -117,6 +123,7 @@ export async function startPlatform(config: PlatformConfig, options: StartPlatfo
     const products = createProductRegistry({ db, config: effective, clock, jobs, services, log, events }, [...PRODUCT_FACTORIES, ...(options.extraProducts ?? [])]);
     await products.start();
     if (seeded) await provisionDemoProducts(db, products, log);
+    if (options.demoStates && (options.seed ?? effective.seedDemoData)) await seedDemoStates(db, products, jobs, log);
     const lifecycle = await startSubscriptionLifecycle({ db, clock, products, jobs, log }, { intervalMs: options.lifecycleIntervalMs });
     registerPlatformChecks(services, { port, host: effective.host, realmPath: identity.realmPath, lifecycle });
     const storageSwitch = effective.devPages

@@ -10,6 +10,7 @@ import { registerBillingRoutes } from './billing-routes';
 import { createCallerResolver, type Caller } from './caller';
 import { ApiError, containsNul, MAX_BODY_BYTES, nulRefused, preReadBody, sendJson } from './http';
 import { describeErrorForLog } from '../safe-error-log';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
 import { registerIntegrationRoutes, registerIntegrationWriteRoutes } from './integration-routes';
 import { registerOrganizationRoutes } from './organization-routes';
 import { registerLocalPaymentRoutes } from './payment-routes';
@@ -75,14 +76,16 @@ export function createApiHandler(deps: ApiDependencies) {
   registerOrganizationRoutes(router, ctx);
   registerProjectRoutes(router, ctx);
   registerUserRoutes(router, ctx);
-  registerIntegrationRoutes(router, ctx);
+  // The integrations' calls (spec 001) answer field messages with 400, the account area's (spec 000) with 422.
+  const productRouter = router.withDefaults({ fieldErrorStatus: 400 });
+  registerIntegrationRoutes(productRouter, ctx);
   registerTelemetryRoutes(router, ctx);
   if (ctx.payments.kind === 'local') registerLocalPaymentRoutes(router, ctx);
   registerInvoiceRoutes(router, ctx);
   if (ctx.payments.kind === 'local') registerLocalInvoicePayRoutes(router, ctx);
-  for (const product of ctx.products.all()) product.registerRoutes?.(router, ctx);
+  for (const product of ctx.products.all()) product.registerRoutes?.(productRouter, ctx);
   // After the products: a product's own POST integrations/<slug>/ wins over the generic enable call.
-  registerIntegrationWriteRoutes(router, ctx);
+  registerIntegrationWriteRoutes(productRouter, ctx);
 
   const base = deps.config.apiBasePath.replace(/\/$/, '');
 
@@ -117,6 +120,8 @@ export function createApiHandler(deps: ApiDependencies) {
       if (writes) ctx.reads.noteWrite();
       try {
         await match.handler({ req, res, params: match.params, query: parseQuery(url.search) }, scope);
+      } catch (error) {
+        throw withFieldErrorStatus(error, match.options.fieldErrorStatus ?? 422);
       } finally {
         if (writes) ctx.reads.noteWrite();
       }
@@ -125,6 +130,16 @@ export function createApiHandler(deps: ApiDependencies) {
     }
   };
   return Object.assign(handle, { routes: () => router.list() });
+}
+
+/**
+ * A refusal with field messages (`{message: 'Validation error', details}`, from a schema or a product's own rule)
+ * gets the route's status; the body stays the same, so a form shows the same messages either way.
+ */
+function withFieldErrorStatus(error: unknown, status: 400 | 422): unknown {
+  if (!(error instanceof ApiError) || error.status !== 422 || error.status === status) return error;
+  if (error.message !== VALIDATION_ERROR_MESSAGE || typeof error.extra.details !== 'object') return error;
+  return new ApiError(status, error.message, error.description, error.extra);
 }
 
 /** NUL as an escape in JSON (\u0000) or in a form value (%00). */

@@ -22,7 +22,8 @@ import { cancellationDate, DAY_MS, TRIAL_DAYS } from '../products/subscription-l
 import type { EnableRequest, ProductBackend } from '../products/product-backend';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
+import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
 import { visibleProjectOr404 } from './project-routes';
 
 // Products whose screens are open only to the people on the integration's user list.
@@ -206,6 +207,10 @@ async function recordEnable(
     const apiSecret = items.find((item) => item.label === 'API SECRET')?.value;
     return {
       message: `${product.name} has been enabled.`,
+      product: slug,
+      enabled: true,
+      step: 'show-info' as const,
+      errors: {},
       integration_id: integrationId,
       items,
       has_json_download: result.hasJsonDownload ?? false,
@@ -213,6 +218,28 @@ async function recordEnable(
       ...(apiSecret !== undefined ? { api_secret: apiSecret } : {}),
     };
   });
+}
+
+/**
+ * Runs an enable; a refusal of the show-config fields also carries the spec's enable-response fields (spec 001 §3:
+ * product, enabled, step, errors), so the form knows it stays at show-config with these messages. Exported for a
+ * product that answers its own POST integrations/<slug>/.
+ */
+export async function withEnableStep<T>(slug: string, enable: () => Promise<T>): Promise<T> {
+  try {
+    return await enable();
+  } catch (error) {
+    if (error instanceof ApiError && error.message === VALIDATION_ERROR_MESSAGE && typeof error.extra.details === 'object') {
+      throw new ApiError(error.status, error.message, error.description, {
+        ...error.extra,
+        product: slug,
+        enabled: false,
+        step: 'show-config',
+        errors: error.extra.details,
+      });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -229,7 +256,7 @@ export function registerIntegrationWriteRoutes(router: ApiRouter, ctx: ApiContex
     }
     const project = await scopedProject(ctx, caller, query);
     await requireWritable(caller);
-    sendJson(res, 201, await enableIntegration(ctx, caller, project, params.integration, input as Record<string, unknown>));
+    sendJson(res, 201, await withEnableStep(params.integration, () => enableIntegration(ctx, caller, project, params.integration, input as Record<string, unknown>)));
   });
 
   router.add('POST', 'integrations/:integration/cancel', async ({ res, query, params }, scope) => {

@@ -18,6 +18,12 @@ export interface RouteOptions {
    * a GET that writes (the spec's GET users/promote) must say readOnly: false.
    */
   readOnly?: boolean;
+  /**
+   * The status of an answer with field messages (a broken rule of the product). The account area (spec 000) answers
+   * 422; the integrations' calls (spec 001 §5 and §8: "Schema validation errors return 400 with the fields and
+   * flattened errors") answer 400 with the same body.
+   */
+  fieldErrorStatus?: 400 | 422;
 }
 
 interface Route<C> {
@@ -33,11 +39,25 @@ export type RouteMatch<C> =
   | { kind: 'not-found' };
 
 export class Router<C> {
-  private readonly routes: Route<C>[] = [];
+  constructor(
+    private readonly routes: Route<C>[] = [],
+    private readonly defaults: RouteOptions = {},
+  ) {}
 
   add(method: string, path: string, handler: RouteHandler<C>, options: RouteOptions = {}): this {
-    this.routes.push({ method, segments: splitPath(path), handler, options: { readOnly: options.readOnly ?? method === 'GET' } });
+    const merged = { ...this.defaults, ...options };
+    this.routes.push({
+      method,
+      segments: splitPath(path),
+      handler,
+      options: { readOnly: merged.readOnly ?? method === 'GET', fieldErrorStatus: merged.fieldErrorStatus ?? 422 },
+    });
     return this;
+  }
+
+  /** The same route table, with other defaults for the routes added through the returned router. */
+  withDefaults(defaults: RouteOptions): Router<C> {
+    return new Router(this.routes, { ...this.defaults, ...defaults });
   }
 
   /** Every route as registered (method and path pattern), for tests that go over all of them. */

@@ -11,9 +11,12 @@ export const DEMO_PASSWORD = 'Demo1234!';
 /** The sign-in addresses of the demo accounts (all with DEMO_PASSWORD). */
 export const DEMO_ACCOUNT_EMAILS = ['demo@example.com', 'dev@example.com', 'viewer@example.com', 'new@example.com', 'social@example.com'] as const;
 
+/** The accounts of the demo states `npm start` adds (server/products/demo-states.ts), same password. */
+export const DEMO_STATE_EMAILS = ['nocard@example.com', 'ops@example.com', 'analyst@example.com'] as const;
+
 /** Which demo accounts exist in this database. */
 export async function presentDemoAccounts(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ email: string }>('SELECT email FROM users WHERE lower(email) = ANY($1::text[]) ORDER BY email', [[...DEMO_ACCOUNT_EMAILS]]);
+  const rows = await db.query<{ email: string }>('SELECT email FROM users WHERE lower(email) = ANY($1::text[]) ORDER BY email', [[...DEMO_ACCOUNT_EMAILS, ...DEMO_STATE_EMAILS]]);
   return rows.map((row) => row.email);
 }
 

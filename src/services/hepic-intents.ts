@@ -37,10 +37,11 @@ const firstUser = (form: FormData) => ({
   group: text(form, 'users[0][group]', 'users[0].group', 'group'),
 });
 
-const invalid = (errors: FieldErrors, intent: HepicIntent): HepicIntentResult => ({ ok: false, status: 422, intent, fieldErrors: errors });
+// Spec 001 §8: schema validation errors of the integrations return 400 with the fields and their messages.
+const invalid = (errors: FieldErrors, intent: HepicIntent): HepicIntentResult => ({ ok: false, status: 400, intent, fieldErrors: errors });
 
 function failure(error: unknown, intent: HepicIntent): HepicIntentResult {
-  if (error instanceof ValidationError) return { ok: false, status: 422, intent, fieldErrors: fieldErrorsOf(error) };
+  if (error instanceof ValidationError) return { ok: false, status: 400, intent, fieldErrors: fieldErrorsOf(error) };
   if (error instanceof ApiError) return { ok: false, status: error.status, intent, error: error.message, description: error.description };
   throw error;
 }

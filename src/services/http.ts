@@ -24,6 +24,7 @@ import { reportError } from './error-reporting';
 import { notifyUnauthorized } from './session-events';
 import { toast } from './toast-store';
 import type { WireCheck } from './wire-checks';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Decodable = Schema.Top & { readonly DecodingServices: never };
@@ -81,10 +82,11 @@ export function mapHttpError(method: HttpMethod, status: number, body: unknown):
     return new ReauthenticationRequiredError(message, { description });
   }
   if (status === 401 || (status === 403 && method === 'GET')) return new AuthenticationError(message, { description, status });
-  if (status === 422) {
-    const details = body && typeof body === 'object' && typeof (body as { details?: unknown }).details === 'object' ? ((body as { details: Record<string, unknown> }).details ?? {}) : {};
-    return new ValidationError(message, { details, status });
-  }
+  const details = body && typeof body === 'object' && typeof (body as { details?: unknown }).details === 'object' ? ((body as { details: Record<string, unknown> }).details ?? {}) : {};
+  if (status === 422) return new ValidationError(message, { details, status });
+  // The integrations' calls answer broken rules with 400 and the same body (spec 001 §8): field messages for the
+  // form, not a failed mutation. A 400 about the request's shape ('Invalid request') stays a data error.
+  if (status === 400 && message === VALIDATION_ERROR_MESSAGE && (body as { details?: unknown }).details) return new ValidationError(message, { details, status });
   if (method === 'GET') {
     if (status === 400 || status === 404) return new DataQueryError(message, { description, status });
     if (status === 500 || status === 502) return new ServerError(message, { description, status });

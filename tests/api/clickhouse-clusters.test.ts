@@ -121,7 +121,7 @@ describe('ClickHouse clusters through the API (real servers)', () => {
       query: { project_id: trialProject },
       body: { ...trialBody, name: 'Bad_Name', shards: 2, admin_user: 'grafana', confirm_password: 'other', machine: 'm5_xlarge' },
     });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(response.body.details).toMatchObject({
       name: [ClusterMessage.namePattern],
       shards: [ClusterMessage.shardsMax(1)],
@@ -175,7 +175,7 @@ describe('ClickHouse clusters through the API (real servers)', () => {
   it('an IP safe list without 127.0.0.1 shuts the admin out within seconds; clearing it lets them in', async () => {
     const admin = { host: cluster.host, port: cluster.http_port, user: 'admin_one', password };
     const bad = await call('PATCH', 'integrations/clickhouse/clusters', { query: { project_id: trialProject, cluster_id: cluster.id }, body: { replace: true, ip_list: ['nope'] } });
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual({ ip_list: [ClusterMessage.ipSafeList] });
     const fenced = await call('PATCH', 'integrations/clickhouse/clusters', { query: { project_id: trialProject, cluster_id: cluster.id }, body: { replace: true, ip_list: ['10.0.0.0/8'] } });
     expect(fenced.status).toBe(200);
@@ -194,7 +194,7 @@ describe('ClickHouse clusters through the API (real servers)', () => {
     const platformPort = Number(new URL(platform.url).port);
     for (const wrong of [{ password: 'wrong-one' }, { username: 'nobody_here' }, { http_port: 1 }, { http_port: platformPort }]) {
       const answer = await call('POST', 'integrations/clickhouse/clusters', { token: ownerToken, query: { project_id: paidProject }, body: { ...external, ...wrong } });
-      expect(answer.status, JSON.stringify(wrong)).toBe(422);
+      expect(answer.status, JSON.stringify(wrong)).toBe(400);
       expect(answer.body.details, JSON.stringify(wrong)).toEqual({ host: [ClusterMessage.couldNotConnect] });
     }
     const connected = await call('POST', 'integrations/clickhouse/clusters', { token: ownerToken, query: { project_id: paidProject }, body: external });

@@ -106,7 +106,7 @@ describe('supervised managed clusters through the API (real servers)', () => {
 
   it('refuses platform_internal as the admin name (it is the platform\'s own user on every server)', async () => {
     const response = await call('POST', 'integrations/clickhouse/clusters', { query: { project_id: projectId }, body: { ...body('internal'), admin_user: 'platform_internal' } });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(response.body.details).toEqual({ admin_user: [ClusterMessage.adminUserNotAllowed] });
   });
 

@@ -9,9 +9,11 @@ import { clickhouseFactory } from '../../server/products/clickhouse/clickhouse-b
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
 import { expectSchemaAnswer } from '../support/schema-answer';
+import { localClickhouseVersions } from '../../server/products/clickhouse/clickhouse-versions';
+import { CLICKHOUSE_SERVER_BIN } from '../../server/products/clickhouse/local-provisioner';
 
 // Bad input to the ClickHouse calls: the server validates with the contract's schema (the one the console's form
-// uses), so whatever the schema rejects is answered 400 (shape) or 422 (rules) with exactly its field messages, and
+// uses), so whatever the schema rejects is answered 400 (shape and rules alike, spec 001 §8) with exactly its field messages, and
 // nothing is ever a 5xx. No job runs here: accepted bodies only queue a provisioning job.
 
 describe.each(databaseTargets())('ClickHouse input validation ($kind)', (target) => {
@@ -71,19 +73,32 @@ describe.each(databaseTargets())('ClickHouse input validation ($kind)', (target)
       query: { project_id: paidProject },
       body: { ...valid, provider: 'gcp', region_code: 'europe-west1', machine: 'm5_large', disks: [{ name: 'default', type: 'gp3', size: 600, unit_type: 'Decimal' }], zones: ['europe-west1-b', 'europe-west9-z'], control_plane_zone: 'europe-west1-b' },
     });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(Object.keys(response.body.details).sort()).toEqual(['disks.0.type', 'machine', 'zones']);
+  });
+
+  it('offers only the version the local back end can run (this machine\'s clickhouse-server package), and refuses others', async () => {
+    const versions = await api.request('GET', 'clickhouse-versions', { token: owner });
+    expect(versions.status).toBe(200);
+    expect(versions.body).toEqual(await localClickhouseVersions(CLICKHOUSE_SERVER_BIN));
+    expect(versions.body).toEqual([{ name: '18.16', image_tag: expect.stringMatching(/^debian:clickhouse-server=18\.16\./), description: expect.stringContaining('ClickHouse 18.16') }]);
+    // A version the machine cannot run, e.g. an image tag of a newer release, is refused at the field.
+    for (const version of ['24.8', 'clickhouse/clickhouse-server:24.8.4.13']) {
+      const refused = await api.request('POST', 'integrations/clickhouse/clusters', { token: owner, query: { project_id: paidProject }, body: { ...valid, version } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual({ version: [`The version ${version} is not offered.`] });
+    }
   });
 
   it('the same rules with and without a payment method (trial limits on the trial project)', async () => {
     const response = await api.request('POST', 'integrations/clickhouse/clusters', { token: trial, query: { project_id: trialProject }, body: valid });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(response.body.details.shards).toEqual([ClusterMessage.shardsMax(1)]);
     expect(response.body.details.machine).toEqual([ClusterMessage.trialDefaultOnly]);
     const paid = await api.request('POST', 'integrations/clickhouse/clusters', { token: owner, query: { project_id: paidProject }, body: valid });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     const duplicate = await api.request('POST', 'integrations/clickhouse/clusters', { token: owner, query: { project_id: paidProject }, body: valid });
-    expect(duplicate.status).toBe(422);
+    expect(duplicate.status).toBe(400);
     expect(duplicate.body.details).toEqual({ name: ['A cluster with this name already exists in this project.'] });
   });
 
@@ -124,7 +139,7 @@ describe.each(databaseTargets())('ClickHouse input validation ($kind)', (target)
       fc.asyncProperty(arbitrary as fc.Arbitrary<unknown>, async (body) => {
         const sent = JSON.stringify(body ?? null);
         const response = await api.request(method, 'integrations/clickhouse/clusters', { token: owner, query: query(), rawBody: sent });
-        expectSchemaAnswer(response, schema as never, sent);
+        expectSchemaAnswer(response, schema as never, sent, 400);
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 40) },
     );

@@ -80,7 +80,7 @@ describe.each(databaseTargets())('Grafana API, HTTP mode ($kind)', (target) => {
 
   it('a name Grafana already has is refused at the field, and nothing is recorded', async () => {
     const taken = await call('POST', 'datasources', { type: 'clickhouse', cluster_id: clusterId, name: 'Logs' });
-    expect(taken.status).toBe(422);
+    expect(taken.status).toBe(400);
     expect(taken.json().details.name).toEqual(['A datasource with this name already exists in Grafana.']);
     expect((await call('GET', 'datasources')).json()).toHaveLength(3);
   });

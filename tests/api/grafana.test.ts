@@ -94,7 +94,7 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
 
   it('creates the qryn datasources: names required, read-only refused, then Loki, Prometheus and Tempo at the instance', async () => {
     const blank = await call('POST', 'datasources', { token: owner, body: { type: 'qryn', loki_name: '', prometheus_name: ' ', tempo_name: 'x' } });
-    expect(blank.status).toBe(422);
+    expect(blank.status).toBe(400);
     expect(blank.json().details).toEqual({ loki_name: [DATASOURCE_NAME_MESSAGE], prometheus_name: [DATASOURCE_NAME_MESSAGE] });
     const names = { loki_name: qrynDatasourceName('loki', 'Acme Staging'), prometheus_name: qrynDatasourceName('prometheus', 'Acme Staging'), tempo_name: qrynDatasourceName('tempo', 'Acme Staging') };
     expect(names.loki_name).toBe('qryn Loki (Acme Staging)');
@@ -157,14 +157,16 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
 
   it('creates a ClickHouse datasource for a cluster: cluster and name required, names unique', async () => {
     const missing = await call('POST', 'datasources', { token: owner, body: { type: 'clickhouse', name: '' } });
-    expect(missing.status).toBe(422);
+    expect(missing.status).toBe(400);
     expect(missing.json().details).toEqual({ cluster_id: [SELECT_CLUSTER_MESSAGE], name: [DATASOURCE_NAME_MESSAGE] });
-    expect((await call('POST', 'datasources', { token: owner, body: { type: 'clickhouse', cluster_id: 999_999, name: 'x' } })).status).toBe(422);
+    const unknownCluster = await call('POST', 'datasources', { token: owner, body: { type: 'clickhouse', cluster_id: 999_999, name: 'x' } });
+    expect(unknownCluster.status).toBe(400);
+    expect(unknownCluster.json()).toMatchObject({ message: 'Validation error', details: { cluster_id: ['This cluster is not available: choose an active cluster of this project.'] } });
     const name = clickhouseDatasourceName('Acme Staging', 'main');
     expect(name).toBe('ClickHouse (Acme Staging - main)');
     expect((await call('POST', 'datasources', { token: owner, body: { type: 'clickhouse', cluster_id: clusterId, name } })).status).toBe(201);
     const taken = await call('POST', 'datasources', { token: owner, body: { type: 'clickhouse', cluster_id: otherClusterId, name: 'qryn Loki (Acme Staging)' } });
-    expect(taken.status).toBe(422);
+    expect(taken.status).toBe(400);
     expect(taken.json().details).toEqual({ name: [NAME_TAKEN_MESSAGE] });
     const ch = (await call('GET', 'datasources', { token: owner })).json().find((d: { type: string }) => d.type === 'grafana-clickhouse-datasource');
     expect(ch).toMatchObject({ name, cluster_id: clusterId, url: 'http://127.0.0.1:18123' });
@@ -174,7 +176,7 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
     const none = await call('POST', 'dashboards', { token: owner, body: { product_clickhouse_clusters: [] } });
     expect(none.json().details).toEqual({ product_clickhouse_clusters: [SELECT_CLUSTERS_MESSAGE] });
     const noDatasource = await call('POST', 'dashboards', { token: owner, body: { product_clickhouse_clusters: [otherClusterId] } });
-    expect(noDatasource.status).toBe(422);
+    expect(noDatasource.status).toBe(400);
     expect(noDatasource.json().details.product_clickhouse_clusters[0]).toMatch(/Add a ClickHouse datasource for spare first/);
     expect((await call('POST', 'dashboards', { token: viewer, body: { product_clickhouse_clusters: [clusterId] } })).status).toBe(403);
     const first = await call('POST', 'dashboards', { token: owner, body: { product_clickhouse_clusters: [clusterId] } });
@@ -204,10 +206,12 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
     expect(personalCall.status).toBe(403);
     expect(personalCall.json().description).toMatch(/organization mode/);
     const empty = await call('POST', 'users', { token: owner, body: { users: [], project_id: projectId }, query: {} });
-    expect(empty.status).toBe(422);
+    expect(empty.status).toBe(400);
     expect(empty.json().details).toEqual({ users: [SELECT_USER_MESSAGE] });
     const stranger = await createUser(platform.db, { email: 'stranger@example.com', givenName: 'S', familyName: 'T', emailVerified: true });
-    expect((await call('POST', 'users', { token: owner, body: { users: [{ name: 'S', email: 'stranger@example.com', id: stranger.id }], project_id: projectId } })).status).toBe(422);
+    const strangerAdded = await call('POST', 'users', { token: owner, body: { users: [{ name: 'S', email: 'stranger@example.com', id: stranger.id }], project_id: projectId } });
+    expect(strangerAdded.status).toBe(400);
+    expect(strangerAdded.json().details).toEqual({ users: ['Only members of this project can be added to Grafana.'] });
     expect((await call('POST', 'users', { token: viewer, body: { users: [{ name: 'Dev', email: 'dev@example.com', id: devId }], project_id: projectId } })).status).toBe(403);
     const added = await call('POST', 'users', { token: owner, body: { users: [{ name: 'Dev Eloper', email: 'dev@example.com', id: devId }], project_id: projectId }, query: {} });
     expect(added.status).toBe(201);
@@ -230,7 +234,7 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
     expect((await call('POST', 'auto-add', { token: owner, body: { enabled: false } })).json().enabled).toBe(false);
   });
 
-  it('bad bodies are 400 or 422 and change nothing', async () => {
+  it('bad bodies are 400 (or 409) and change nothing', async () => {
     const before = await countRows();
     for (const path of ['datasources', 'dashboards', 'users', 'auto-add']) {
       await fc.assert(
@@ -245,7 +249,7 @@ describe.each(databaseTargets())('Grafana API, local mode ($kind)', (target) => 
             // A valid auto-add body ({enabled: boolean}) is not bad input.
             if (path === 'auto-add' && typeof (body as { enabled?: unknown } | null)?.enabled === 'boolean') return;
             const response = await call('POST', path, { token: owner, body });
-            expect([400, 409, 422]).toContain(response.status);
+            expect([400, 409]).toContain(response.status);
           },
         ),
         { numRuns: Number(process.env.FC_RUNS ?? 25) },

@@ -18,6 +18,7 @@ import {
   ONLY_ADMINS_MESSAGE,
   ROLE_UPDATED_MESSAGE,
   STATISTICS_UNAVAILABLE_MESSAGE,
+  SUPERADMIN_LOCKED_MESSAGE,
   TOKEN_CREATED_MESSAGE,
   TOKEN_NAME_REQUIRED_MESSAGE,
   TOKEN_TTL_MESSAGE,
@@ -69,7 +70,9 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     const resources = Schema.decodeUnknownSync(CloudResourceList)((await api.request('GET', 'integrations/hepic/cloud/resources', { token: owner, query: q() })).body);
     expect(resources).toEqual([expect.objectContaining({ clickhouse_cluster_id: 'shared-local', kind: 'shared' })]);
     expect((await api.request('GET', 'integrations/hepic/plans')).status).toBe(401);
-    expect((await api.request('GET', 'integrations/hepic/cloud/resources', { token: owner })).status).toBe(422);
+    const noProject = await api.request('GET', 'integrations/hepic/cloud/resources', { token: owner });
+    expect(noProject.status).toBe(400);
+    expect(noProject.body).toMatchObject({ message: 'Validation error', details: { project_id: ['The project id is missing'] } });
   });
 
   it('calls before enable answer the configuration error of the spec', async () => {
@@ -80,10 +83,10 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
 
   it('POST integrations/hepic/ refuses a missing plan or storage per field and records nothing; a valid body enables it', async () => {
     const missing = await api.request('POST', 'integrations/hepic/', { token: owner, query: q(), body: { cluster_id: 'shared-local' } });
-    expect(missing.status).toBe(422);
+    expect(missing.status).toBe(400);
     expect(missing.body.details.price_id).toEqual([SELECT_PRICING_PLAN_MESSAGE]);
     const unknown = await api.request('POST', 'integrations/hepic/', { token: owner, query: q(), body: { price_id: 'gold', cluster_id: 'nowhere' } });
-    expect(unknown.status).toBe(422);
+    expect(unknown.status).toBe(400);
     expect(unknown.body.details).toEqual({ price_id: [SELECT_PRICING_PLAN_MESSAGE], cluster_id: [SELECT_STORAGE_MESSAGE] });
     expect((await api.request('POST', 'integrations/hepic/', { token: viewer, query: q(), body: { price_id: 'hepic-starter', cluster_id: 'shared-local' } })).status).toBe(403);
     expect(await findInstanceOfProject(api.db, productionId)).toBeUndefined();
@@ -182,11 +185,13 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     expect((await statistics()).packets).toBe(counted + 1);
 
     const blank = await api.request('POST', 'integrations/hepic/tokens', { token: owner, query: q(), body: { name: '  ', scope: 'read', ttl_days: 1 } });
-    expect(blank.status).toBe(422);
+    expect(blank.status).toBe(400);
     expect(blank.body.details.name).toEqual([TOKEN_NAME_REQUIRED_MESSAGE]);
     const ttl = await api.request('POST', 'integrations/hepic/tokens', { token: owner, query: q(), body: { name: 'x', scope: 'read', ttl_days: 0 } });
     expect(ttl.body.details.ttl_days).toEqual([TOKEN_TTL_MESSAGE]);
-    expect([400, 422]).toContain((await api.request('POST', 'integrations/hepic/tokens', { token: owner, query: q(), body: { name: 'x', scope: 'write', ttl_days: 1 } })).status);
+    const write = await api.request('POST', 'integrations/hepic/tokens', { token: owner, query: q(), body: { name: 'x', scope: 'write', ttl_days: 1 } });
+    expect(write.status).toBe(400);
+    expect(Object.keys(write.body.details)).toEqual(['scope']);
   });
 
   it('users: admins add, re-group (confirm first) and remove; nobody removes themselves; others are refused', async () => {
@@ -196,7 +201,9 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     const added = await api.request('POST', 'integrations/hepic/users', { token: owner, query: q(), body: { users: [{ user_id: devUser.id, group: 'user' }] } });
     expect(added.status).toBe(201);
     expect(added.body.message).toBe(USER_ADDED_MESSAGE);
-    expect((await api.request('POST', 'integrations/hepic/users', { token: owner, query: q(), body: { users: [{ user_id: devUser.id, group: 'user' }] } })).status).toBe(422);
+    const again = await api.request('POST', 'integrations/hepic/users', { token: owner, query: q(), body: { users: [{ user_id: devUser.id, group: 'user' }] } });
+    expect(again.status).toBe(400);
+    expect(again.body.details).toEqual({ user_id: ['This person is already a hepic user.'] });
 
     // Without has_confirmed: the confirm prompt, nothing changes.
     const prompt = await api.request('PATCH', 'integrations/hepic/users/role', { token: owner, query: q(), body: { users: [{ user_id: devUser.id, group: 'admin' }] } });
@@ -228,11 +235,15 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     expect(await groupOf('dev@example.com')).toBe('admin');
 
     const self = await api.request('DELETE', 'integrations/hepic/users', { token: owner, query: q({ user_id: demoUser.id }) });
-    expect(self.status).toBe(422);
+    expect(self.status).toBe(400);
     expect(self.body.details.user_id).toEqual([CANNOT_REMOVE_SELF_MESSAGE]);
     // The superadmin (who enabled it) is locked.
-    expect((await api.request('PATCH', 'integrations/hepic/users/role', { token: dev, query: q(), body: { users: [{ user_id: demoUser.id, group: 'user' }], has_confirmed: true } })).status).toBe(422);
-    expect((await api.request('DELETE', 'integrations/hepic/users', { token: dev, query: q({ user_id: demoUser.id }) })).status).toBe(422);
+    const regroupSuperadmin = await api.request('PATCH', 'integrations/hepic/users/role', { token: dev, query: q(), body: { users: [{ user_id: demoUser.id, group: 'user' }], has_confirmed: true } });
+    expect(regroupSuperadmin.status).toBe(400);
+    expect(regroupSuperadmin.body.details).toEqual({ group: [SUPERADMIN_LOCKED_MESSAGE] });
+    const removeSuperadmin = await api.request('DELETE', 'integrations/hepic/users', { token: dev, query: q({ user_id: demoUser.id }) });
+    expect(removeSuperadmin.status).toBe(400);
+    expect(removeSuperadmin.body.details).toEqual({ user_id: [SUPERADMIN_LOCKED_MESSAGE] });
 
     const removed = await api.request('DELETE', 'integrations/hepic/users', { token: owner, query: q({ user_id: devUser.id }) });
     expect(removed.body.message).toBe(USER_DELETED_MESSAGE);
@@ -260,7 +271,7 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     expect((await api.request('GET', 'integrations/hepic/tokens', { token: viewer, query: q() })).status).toBe(403);
   });
 
-  it('bad bodies and queries are 400 or 422, never 5xx, and change nothing', async () => {
+  it('bad bodies and queries are 400, never 5xx, and change nothing', async () => {
     const snapshot = async () => ({
       users: (await api.request('GET', 'integrations/hepic/users', { token: owner, query: q() })).body,
       tokens: (await api.request('GET', 'integrations/hepic/tokens', { token: owner, query: q() })).body,
@@ -281,7 +292,7 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
       await fc.assert(
         fc.asyncProperty(bodies, async (body) => {
           const response = await api.request(method, path, { token: owner, query: q(), rawBody: JSON.stringify(body) ?? '' });
-          expect([400, 404, 409, 413, 422], `${method} ${path} ${JSON.stringify(body)} → ${response.status}`).toContain(response.status);
+          expect([400, 404, 409, 413], `${method} ${path} ${JSON.stringify(body)} → ${response.status}`).toContain(response.status);
         }),
         { numRuns: 25 },
       );
@@ -289,7 +300,7 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     await fc.assert(
       fc.asyncProperty(fc.string(), async (userId) => {
         const response = await api.request('DELETE', 'integrations/hepic/users', { token: owner, query: q({ user_id: userId }) });
-        expect([404, 422]).toContain(response.status);
+        expect([404, 400]).toContain(response.status);
       }),
       { numRuns: 25 },
     );

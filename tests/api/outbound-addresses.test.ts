@@ -83,10 +83,10 @@ describe('user-given addresses, per-account caps and admin passwords (API)', () 
 
   const post = (token: string, projectId: number, body: unknown) => api.request('POST', 'integrations/clickhouse/clusters', { token, query: { project_id: projectId }, body });
 
-  it('external connect: the host is a name or an address, nothing else (422 at the field, never 500)', async () => {
+  it('external connect: the host is a name or an address, nothing else (400 at the field, spec 001 §8; never 500)', async () => {
     for (const host of [`127.0.0.1:${insidePort}/dev/outbox#`, 'my host', 'http://example.com', 'user@example.com', '127.1']) {
       const answer = await post(owner, acmeStaging, external(host));
-      expect(answer.status, host).toBe(422);
+      expect(answer.status, host).toBe(400);
       expect(answer.body.details, host).toEqual({ host: [ClusterMessage.hostInvalid] });
     }
     expect(insideHits).toBe(0);
@@ -95,7 +95,7 @@ describe('user-given addresses, per-account caps and admin passwords (API)', () 
   it('external connect: loopback, private, link-local and unique-local addresses are refused before any connection', async () => {
     for (const host of ['127.0.0.1', 'localhost', '[::1]', '::ffff:127.0.0.1', '10.0.0.1', '169.254.169.254', 'fd00::1']) {
       const answer = await post(owner, acmeStaging, external(host));
-      expect(answer.status, host).toBe(422);
+      expect(answer.status, host).toBe(400);
       expect(answer.body.details, host).toEqual({ host: [ClusterMessage.hostNotAllowed] });
     }
     expect(insideHits).toBe(0);
@@ -111,8 +111,8 @@ describe('user-given addresses, per-account caps and admin passwords (API)', () 
   it('external connect: attempts are limited per account (429)', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await post(owner, acmeStaging, external('10.1.1.1'))).status);
-    // 7 counted attempts so far (the host checks above), 8 allowed: one more 422, then 429.
-    expect(statuses).toEqual([422, 429, 429, 429]);
+    // 7 counted attempts so far (the host checks above), 8 allowed: one more 400, then 429.
+    expect(statuses).toEqual([400, 429, 429, 429]);
     const refused = await post(owner, acmeStaging, external('10.1.1.1'));
     expect(refused.body.message).toBe('Too many connection attempts');
   });
@@ -132,14 +132,14 @@ describe('user-given addresses, per-account caps and admin passwords (API)', () 
     };
     for (const url of [`http://127.0.0.1:${insidePort}/dev/outbox#`, `http://localhost:${insidePort}/`, 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://user:pw@example.com/']) {
       const saved = await api.request('PATCH', 'integrations/loggen/config', { token: owner, query: { project_id: acmeProduction }, body: { ...body, url } });
-      expect(saved.status, url).toBe(422);
+      expect(saved.status, url).toBe(400);
       expect(saved.body.details, url).toEqual({ url: [URL_NOT_ALLOWED_MESSAGE] });
     }
     expect((await api.request('PATCH', 'integrations/loggen/config', { token: owner, query: { project_id: acmeProduction }, body: { ...body, url: 'ftp://example.com' } })).body.details).toEqual({ url: [URL_MESSAGE] });
     // A configuration saved before these rules (or by a name that resolved elsewhere then) is checked again at run.
     await saveLoggenConfig(api.db, loggenIntegration, { ...body, url: `http://127.0.0.1:${insidePort}/` }, (await api.db.query<{ id: string }>("SELECT id FROM users WHERE email = 'demo@example.com'"))[0].id);
     const run = await api.request('POST', 'integrations/loggen/run', { token: owner, query: { project_id: acmeProduction } });
-    expect(run.status).toBe(422);
+    expect(run.status).toBe(400);
     expect(run.body.details).toEqual({ url: [URL_NOT_ALLOWED_MESSAGE] });
     expect(insideHits).toBe(0);
   });
@@ -147,7 +147,7 @@ describe('user-given addresses, per-account caps and admin passwords (API)', () 
   it('managed clusters: common passwords and the username as password are refused at the field', async () => {
     for (const password of ['password', 'Password1', '12345678', 'qwertyuiop']) {
       const answer = await post(owner, acmeProduction, { ...managed, admin_password: password, confirm_password: password });
-      expect(answer.status, password).toBe(422);
+      expect(answer.status, password).toBe(400);
       expect(answer.body.details, password).toEqual({ admin_password: [ClusterMessage.adminPasswordCommon] });
     }
     const same = await post(owner, acmeProduction, { ...managed, admin_user: 'analytics', admin_password: 'analytics', confirm_password: 'analytics' });

@@ -96,8 +96,12 @@ describe.each(databaseTargets())('GET integrations/qryn/costs ($kind)', (target)
   });
 
   it('names the project: missing or malformed project_id is refused, a project without qryn is a 400', async () => {
-    expect((await api.request('GET', 'integrations/qryn/costs', { token: owner })).status).toBe(422);
-    expect((await api.request('GET', 'integrations/qryn/costs', { token: owner, query: { project_id: 'abc' } })).status).toBe(422);
+    const missing = await api.request('GET', 'integrations/qryn/costs', { token: owner });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual({ project_id: ['The project id is missing'] });
+    const malformed = await api.request('GET', 'integrations/qryn/costs', { token: owner, query: { project_id: 'abc' } });
+    expect(malformed.status).toBe(400);
+    expect(Object.keys(malformed.body.details)).toEqual(['project_id']);
     const staging = (await api.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
     expect(await findInstanceOfProject(api.db, staging)).toBeUndefined();
     expect((await api.request('GET', 'integrations/qryn/costs', { token: owner, query: { project_id: staging } })).status).toBe(400);

@@ -92,7 +92,7 @@ describe('qryn on a project ClickHouse cluster (real servers)', () => {
     const neighbour = await call('GET', 'integrations/qryn/cloud/resources', { query: { project_id: otherProjectId } });
     expect(neighbour.body.map((r: { kind: string }) => r.kind)).toEqual(['shared']);
     const refused = await call('POST', 'integrations/qryn/', { query: { project_id: otherProjectId }, body: { cluster_id: clusterId, writer_region_code: 'local' } });
-    expect(refused.status).toBe(422);
+    expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('Please select where the data will be stored.');
 
     const enabled = await call('POST', 'integrations/qryn/', { query: { project_id: projectId }, body: { cluster_id: clusterId, writer_region_code: 'local' } });

@@ -7,7 +7,8 @@ import { createProject } from '../../server/db/repositories/projects-repository'
 import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { DAY_MS, runLifecycleTick, TRIAL_DAYS } from '../../server/products/subscription-lifecycle';
-import { PRODUCT_ERROR_MESSAGE, QrynEnableBody, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
+import { EnableProductResponse, PRODUCT_ERROR_MESSAGE, QrynEnableBody, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
+import { Schema } from 'effect';
 
 // The stack's calls over a real database with recording product back ends: enable (generic route, dependencies,
 // show-config validation, one transaction), cancel (period end, Grafana for the whole organization), the lifecycle
@@ -73,6 +74,9 @@ describe.each(databaseTargets())('the stack ($kind)', (target) => {
     const response = await enable(owner, projectId, 'clickhouse');
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body).toMatchObject({ integration_id: expect.any(Number), items: [], has_json_download: false, message: 'ClickHouse has been enabled.' });
+    // The spec's enable-response fields (001 §3): product, enabled, step, errors.
+    expect(response.body).toMatchObject({ product: 'clickhouse', enabled: true, step: 'show-info', errors: {} });
+    expect(Schema.decodeUnknownSync(EnableProductResponse)(response.body).step).toBe('show-info');
     const integrationId = response.body.integration_id;
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ kind: 'enable', slug: 'clickhouse', integrationId, projectId });
@@ -105,17 +109,20 @@ describe.each(databaseTargets())('the stack ($kind)', (target) => {
     expect(calls).toEqual([]);
   });
 
-  it('show-config input is checked by the product: 422 per field, nothing left behind; a valid one answers the keys', async () => {
+  it('show-config input is checked by the product: 400 per field (spec 001 §5), nothing left behind; a valid one answers the keys', async () => {
     const projectId = await acmeProject();
     const bad = await enable(owner, projectId, 'qryn', { cluster_id: '', writer_region_code: '' });
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual({ cluster_id: [SELECT_STORAGE_MESSAGE], writer_region_code: [SELECT_WRITER_REGION_MESSAGE] });
+    // The form stays at show-config with the messages in the spec's `errors` field.
+    expect(bad.body).toMatchObject({ product: 'qryn', enabled: false, step: 'show-config', errors: bad.body.details });
     expect(await integrations(owner, projectId)).toEqual([]);
     expect(calls).toEqual([]);
 
     const good = await enable(owner, projectId, 'qryn', { cluster_id: 'shared-eu', writer_region_code: 'eu' });
     expect(good.status).toBe(201);
     expect(good.body).toMatchObject({ api_key: 'key-1', api_secret: 'secret-1', has_json_download: true, items: [{ label: 'API KEY', value: 'key-1' }, { label: 'API SECRET', value: 'secret-1' }] });
+    expect(good.body).toMatchObject({ product: 'qryn', enabled: true, step: 'show-info', errors: {} });
     // Loggen's dependency is now met.
     expect((await enable(owner, projectId, 'loggen')).status).toBe(201);
   });

@@ -72,11 +72,18 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
     ['DELETE', 'organizations/invites', {}, { invite_id: ['You must select one invite to delete.'] }],
     ['GET', 'users/promote', { read_only: 'true' }, { user_id: ['The user id is required.'], organization_id: ['The organization id is required.'] }],
     ['GET', 'projects/users', {}, { project_id: ['The project id is missing'] }],
-    ['GET', 'integrations/', { project_id: '0' }, { project_id: ['Must be a positive id'] }],
   ] as [string, string, Record<string, string>, Record<string, string[]>][])('%s %s with query %j is 422', async (method, path, query, details) => {
     const response = await api.request(method, path, { token: owner, query });
     expect(response.status).toBe(422);
     expect(response.body.details).toEqual(details);
+  });
+
+  // The integrations' calls follow spec 001 §8: "Schema validation errors return 400 with the fields and flattened
+  // errors" — the same body as the account area's 422.
+  it('GET integrations/ with a bad project id is 400 with the field message (spec 001)', async () => {
+    const response = await api.request('GET', 'integrations/', { token: owner, query: { project_id: '0' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ message: 'Validation error', details: { project_id: ['Must be a positive id'] } });
   });
 
   it('malformed JSON, a non-object body and wrong JSON types are 400 {message, description}', async () => {
@@ -92,7 +99,8 @@ describe.each(databaseTargets())('input validation ($kind)', (target) => {
 
   it('an id beyond the database range is refused, not a server error', async () => {
     const response = await api.request('GET', 'integrations/', { token: owner, query: { project_id: '99999999999' } });
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ message: 'Validation error', details: { project_id: ['Unknown id'] } });
   });
 
   // Property: for any JSON a client could send, the API never answers 5xx; whatever the contract schema rejects is

@@ -28,7 +28,7 @@ function slowFetch(delayMs: number, body: unknown) {
 describe('time limits of calls', () => {
   it('an enable answered after more than 30 s is still waited for', async () => {
     vi.useFakeTimers();
-    const enabled = { message: 'qryn has been enabled', integration_id: 1, items: [], has_json_download: false };
+    const enabled = { message: 'qryn has been enabled', product: 'qryn', enabled: true, step: 'show-info', errors: {}, integration_id: 1, items: [], has_json_download: false };
     vi.stubGlobal('fetch', slowFetch(REQUEST_TIMEOUT_MS + 60_000, enabled));
     const result = enableProduct('qryn', 7, {}).then(
       (value) => ({ ok: true as const, value }),

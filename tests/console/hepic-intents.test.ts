@@ -31,11 +31,11 @@ describe('Hepic form intents', () => {
   it('validates before calling: token name and TTL, the member to add', async () => {
     const create = vi.spyOn(hepic, 'createHepicToken');
     const blank = await runHepicIntent(7, form({ intent: 'CREATE_HEPIC_TOKEN', name: '', ttlDays: '0' }));
-    expect(blank).toMatchObject({ ok: false, status: 422, fieldErrors: { name: [TOKEN_NAME_REQUIRED_MESSAGE], ttl_days: [TOKEN_TTL_MESSAGE] } });
+    expect(blank).toMatchObject({ ok: false, status: 400, fieldErrors: { name: [TOKEN_NAME_REQUIRED_MESSAGE], ttl_days: [TOKEN_TTL_MESSAGE] } });
     expect(create).not.toHaveBeenCalled();
     const add = vi.spyOn(hepic, 'addHepicUser');
     const noMember = await runHepicIntent(7, form({ intent: 'ADD_HEPIC_USER', 'users[0][user_id]': '', 'users[0][group]': 'user' }));
-    expect(noMember).toMatchObject({ ok: false, status: 422, fieldErrors: { user_id: [SELECT_MEMBER_MESSAGE] } });
+    expect(noMember).toMatchObject({ ok: false, status: 400, fieldErrors: { user_id: [SELECT_MEMBER_MESSAGE] } });
     expect(add).not.toHaveBeenCalled();
   });
 

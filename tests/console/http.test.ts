@@ -64,6 +64,14 @@ describe('HTTP error mapping (spec 000 section 8)', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details).toEqual({ name: ['The project name must have at least 3 characters'] });
   });
+  it('reads a 400 with field messages (the integrations\' answer, spec 001 §8) as a validation error; a shape 400 stays a data error', () => {
+    const details = { name: ['The cluster name is required.'] };
+    const fields = mapHttpError('POST', 400, { message: 'Validation error', description: 'Some fields are not valid.', details });
+    expect(fields).toBeInstanceOf(ValidationError);
+    expect((fields as ValidationError).status).toBe(400);
+    expect((fields as ValidationError).details).toEqual(details);
+    expect(mapHttpError('POST', 400, { message: 'Invalid request', description: 'x', details: { shards: ['Expected a number'] } })).toBeInstanceOf(DataMutationError);
+  });
   it('carries the description of the body', () => {
     const error = mapHttpError('GET', 404, { message: 'We had issues loading your billing information', description: 'Please reload.' }) as ApiError;
     expect(error.message).toBe('We had issues loading your billing information');

@@ -20,6 +20,8 @@ export interface TestPlatformOptions {
   /** Product back ends besides the installation's (a recording test product). */
   extraProducts?: StartPlatformOptions['extraProducts'];
   lifecycleIntervalMs?: number;
+  /** Also write the demo states of `npm start` (server/products/demo-states.ts). Default false. */
+  demoStates?: boolean;
   /** Use the embedded database even when TEST_DATABASE_URL names a server (tests that run on both). */
   embedded?: boolean;
 }
@@ -61,6 +63,7 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   try {
     platform = await startPlatform(config, {
       seed: options.seed,
+      demoStates: options.demoStates,
       quiet: options.quiet ?? true,
       extraProducts: options.extraProducts,
       lifecycleIntervalMs: options.lifecycleIntervalMs,

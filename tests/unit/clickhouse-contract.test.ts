@@ -145,7 +145,7 @@ describe('managed cluster rules (spec §5), one case per message', () => {
 });
 
 describe('the create schema', () => {
-  it('reports every broken rule at once as a rule failure (422), and wrong types as a shape failure (400)', () => {
+  it('reports every broken rule at once as a rule failure (field messages), and wrong types as a shape failure', () => {
     const outcome = decodeInput(createClusterBody(paid), valid({ name: '', admin_user: 'x', confirm_password: 'nope' }));
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;

@@ -88,9 +88,11 @@ export async function authenticateUser(db: Queryable, email: string, password: s
   return user;
 }
 
-let dummyHash: Promise<string> | undefined;
+// Made when the module loads, not at the first unknown email: made then, it cost that answer a second scrypt
+// (the hash, then its check), so the first probe of an unknown email took about twice as long as a wrong password.
+const dummyHash: Promise<string> = hashPassword(randomBytes(16).toString('base64'));
 function timingDummyHash(): Promise<string> {
-  return (dummyHash ??= hashPassword(randomBytes(16).toString('base64')));
+  return dummyHash;
 }
 
 export async function updateUserPassword(db: Queryable, id: string, password: string): Promise<void> {

@@ -10,7 +10,9 @@ import {
 import type { ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
 import { loadCredentialBox, type CredentialBox } from './credentials';
 import { registerClickhouseRoutes } from './clickhouse-routes';
-import { clustersRoot, createLocalProvisioner, type LocalProvisioner } from './local-provisioner';
+import { CLICKHOUSE_SERVER_BIN, clustersRoot, createLocalProvisioner, type LocalProvisioner } from './local-provisioner';
+import { localClickhouseVersions } from './clickhouse-versions';
+import type { ClickhouseVersion } from '../../../contract/clickhouse';
 import { ProvisionError } from './provisioner';
 import { clusterSubject, DELETE_JOB, planOf, PROVISION_JOB } from './cluster-records';
 
@@ -30,14 +32,19 @@ export interface ClickhouseBackend extends ProductBackend {
    * only, so a lock in this process is the one that matters.
    */
   serialize<T>(clusterId: number, change: () => Promise<T>): Promise<T>;
+  /** The versions this back end can run (GET clickhouse-versions, and the create call's check). */
+  versions(): Promise<readonly ClickhouseVersion[]>;
 }
 
 export interface ClickhouseBackendOptions {
   maxProcessesPerCluster?: number;
   maxProcesses?: number;
+  /** Where the offered versions come from; defaults to the package of the local clickhouse-server binary. */
+  versions?: () => Promise<readonly ClickhouseVersion[]>;
 }
 
 export function createClickhouseBackend(platform: ProductPlatform, options: ClickhouseBackendOptions = {}): ClickhouseBackend {
+  let versionsRead: Promise<readonly ClickhouseVersion[]> | undefined;
   const envNumber = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const provisioner = createLocalProvisioner({
     db: platform.db,
@@ -168,6 +175,15 @@ export function createClickhouseBackend(platform: ProductPlatform, options: Clic
       const all = await platform.db.query<{ id: number }>('SELECT id FROM clickhouse_clusters WHERE NOT is_external');
       await provisioner.removeOrphans(new Set(all.map((r) => r.id)));
       restoring = restoreClusters().catch((error) => platform.log(`[clickhouse] restoring the clusters failed: ${error instanceof Error ? error.message : String(error)}`));
+    },
+
+    versions() {
+      // Read once: the installed package does not change while the platform runs (a failed read is tried again).
+      versionsRead ??= (options.versions ?? (() => localClickhouseVersions(CLICKHOUSE_SERVER_BIN)))().then((list) => {
+        if (list.length === 0) versionsRead = undefined;
+        return list;
+      });
+      return versionsRead;
     },
 
     serialize(clusterId, change) {

@@ -14,6 +14,7 @@ import {
   diskSizeBytes,
   type CreateClusterBody,
   type Provider,
+  type ClickhouseVersion,
 } from '../../../contract/clickhouse';
 import { ProjectIdQuery, type FieldErrors } from '../../../contract/common';
 import type { ApiContext, ApiRouter } from '../../api/api-context';
@@ -39,7 +40,8 @@ import { INTERNAL_USER } from './local-provisioner';
 import { DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT, DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT, DEFAULT_EXTERNAL_CONNECT_ATTEMPTS } from '../../config';
 import { AddressRefused, outboundRules, parseHost, resolveAllowed } from '../../net/address-rules';
 import { createAttemptLimiter } from '../../net/attempt-limiter';
-import { CLICKHOUSE_VERSIONS, DEFAULT_DISK_TYPES, DISK_TYPES, GCP_ZONES, MACHINES, REGIONS, findDiskType, findMachine, findRegion, findVersion } from './price-list';
+import { DEFAULT_DISK_TYPES, DISK_TYPES, GCP_ZONES, MACHINES, REGIONS, findDiskType, findMachine, findRegion } from './price-list';
+import { findVersionIn } from './clickhouse-versions';
 
 // The ClickHouse calls of spec §7. Reference data is public to every signed-in user and cached for an hour; cluster
 // calls are scoped to a project the caller sees, and changes need write access (read-only members only read).
@@ -102,7 +104,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
   });
   router.add('GET', 'clickhouse-versions', async ({ res }, scope) => {
     requireCaller(await scope.caller());
-    sendJson(res, 200, CLICKHOUSE_VERSIONS, REFERENCE_CACHE);
+    sendJson(res, 200, await backend.versions(), REFERENCE_CACHE);
   });
 
   // ---- clusters -------------------------------------------------------------------------------------------------
@@ -198,7 +200,8 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
 
     const body = decodeOrThrow(createClusterBody({ hasPaymentMethod }), raw);
     const provider = body.provider as Provider;
-    checkAgainstPriceList(body, provider, hasPaymentMethod);
+    const versions = await backend.versions();
+    checkAgainstPriceList(body, provider, hasPaymentMethod, versions);
     const zones = provider === 'gcp' ? [...(body.zones ?? [])] : [];
     const zonal = provider === 'gcp' && zones.length === (GCP_ZONES[body.region_code] ?? []).length;
     const custom =
@@ -231,7 +234,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
         shards: body.shards,
         replicas: body.replicas,
         disks: body.disks.map((d) => ({ ...d })),
-        version: findVersion(body.version)!.name,
+        version: findVersionIn(versions, body.version)!.name,
         zonal,
         zones,
         control_plane_zone: provider === 'gcp' ? (body.control_plane_zone ?? null) : null,
@@ -381,11 +384,13 @@ async function unreachableAs502<T>(row: ClusterRow, read: () => Promise<T>): Pro
 }
 
 /** The checks that need the price list (known region, machine, version, disk types and zones of the provider). */
-function checkAgainstPriceList(body: CreateClusterBody, provider: Provider, hasPaymentMethod: boolean): void {
+function checkAgainstPriceList(body: CreateClusterBody, provider: Provider, hasPaymentMethod: boolean, versions: readonly ClickhouseVersion[]): void {
   const errors: FieldErrors = {};
   if (!findRegion(provider, body.region_code)) errors.region_code = [`The region ${body.region_code} is not offered on ${provider}.`];
   if (!findMachine(provider, body.machine)) errors.machine = [`The machine ${body.machine} is not offered on ${provider}.`];
-  if (!findVersion(body.version)) errors.version = [`The version ${body.version} is not offered.`];
+  if (!findVersionIn(versions, body.version)) {
+    errors.version = [versions.length === 0 ? 'No ClickHouse version can be run by this installation.' : `The version ${body.version} is not offered.`];
+  }
   body.disks.forEach((disk, i) => {
     if (!findDiskType(provider, disk.type)) errors[`disks.${i}.type`] = [`The disk type ${disk.type} is not offered on ${provider}.`];
   });

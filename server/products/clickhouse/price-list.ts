@@ -1,4 +1,4 @@
-import type { ClickhouseVersion, Continent, DiskType, Machine, Provider, Region } from '../../../contract/clickhouse';
+import type { Continent, DiskType, Machine, Provider, Region } from '../../../contract/clickhouse';
 
 // The platform's price list for managed ClickHouse: the one place where regions, machine types, disk types, zones
 // and versions are defined (docs/clickhouse.md). Region and machine codes are the providers' real ones; prices are
@@ -89,13 +89,7 @@ export const DISK_TYPES: Readonly<Record<Provider, readonly DiskType[]>> = {
 /** The trial's "150 GB SSD" disk per provider. */
 export const DEFAULT_DISK_TYPES: Record<Provider, string> = { aws: 'gp3', gcp: 'pd-ssd' };
 
-/**
- * Versions a cluster can be created with. The local provisioner runs the clickhouse-server installed on the machine
- * (Debian's 18.16); the Kubernetes manifest uses the image tag.
- */
-export const CLICKHOUSE_VERSIONS: readonly ClickhouseVersion[] = [{ name: '18.16', image_tag: 'yandex/clickhouse-server:18.16.1' }];
 
 export const findRegion = (provider: string, code: string) => REGIONS.find((r) => r.provider === provider && r.code === code);
 export const findMachine = (provider: string, name: string) => MACHINES.find((m) => m.provider === provider && m.name === name);
 export const findDiskType = (provider: string, name: string) => (DISK_TYPES[provider as Provider] ?? []).find((d) => d.name === name);
-export const findVersion = (tagOrName: string) => CLICKHOUSE_VERSIONS.find((v) => v.image_tag === tagOrName || v.name === tagOrName);

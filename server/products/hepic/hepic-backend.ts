@@ -8,7 +8,7 @@ import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
 import { claimPort, type PortClaim } from '../../coordination/port-ownership';
 import { listenerLimits, startHepListener, type HepListener, type ListenerLimits } from './hep-listener';
-import { findPlan } from './hepic-plans';
+import { findPlan, HEPIC_PLANS } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
 import { registerHepicRoutes } from './hepic-routes';
 import { PACKET_COLUMNS, createHepicStorageResolver, createInstanceSchema, databaseOf, dropInstanceSchema, dropOldDays, type HepicStorage, type HepicStorageResolver } from './hepic-storage';
@@ -124,6 +124,12 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
     applicationUrl: (instance) => `${platform.config.publicUrl}/hepic/${instance.subdomain_prefix}/`,
     storageOf,
     runRotation,
+
+    // The quick-start choice (demo data): the first plan on the platform's shared storage.
+    async defaultInput(projectId: number) {
+      const shared = (await resolver.resources(projectId)).find((resource) => resource.kind === 'shared');
+      return { price_id: HEPIC_PLANS[0].id, cluster_id: shared?.clickhouse_cluster_id ?? '' };
+    },
 
     async prepareEnable(request) {
       const prepared = await prepare(platform.db, request);

@@ -22,6 +22,10 @@ export const SAMPLE_QRYN_OPTIONS: ConfigOptions = {
 export const SAMPLE_HEPIC_OPTIONS: ConfigOptions = { kind: 'hepic', resources, plans: [{ id: 'plan-basic', description: 'Basic', price: 4900 }] };
 export const SAMPLE_ENABLED_RESULT: EnableProductResult = {
   message: 'Observability has been enabled.',
+  product: 'qryn',
+  enabled: true,
+  step: 'show-info',
+  errors: {},
   integrationId: 12,
   items: [
     { label: 'API KEY', value: 'key-123' },

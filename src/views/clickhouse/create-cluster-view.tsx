@@ -206,7 +206,14 @@ function ManagedForm({ projectId, hasPaymentMethod }: { projectId: number; hasPa
             ))}
         </NativeSelect>
       </Field>
-      <Field label="Version" errorText={errorOf('version')} required>
+      <Field
+        label="Version"
+        errorText={errorOf('version')}
+        required
+        // What runs the version, as the back end says (this machine's package, an operator's image), so nobody
+        // expects a version the installation cannot run.
+        helperText={versions.data && (versions.data.length === 0 ? 'No ClickHouse version can be run by this installation.' : versions.data.find((v) => v.imageTag === form.version)?.description)}
+      >
         <NativeSelect value={form.version} onChange={(e) => update({ version: e.target.value })}>
           <option value="">Select a version</option>
           {(versions.data ?? []).map((v) => (
