@@ -1,40 +1,53 @@
-import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, UdpBatch, UdpWorkerOptions } from './hep-udp-protocol';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, UdpBatch, UdpWorkerOptions, WorkerData } from './hep-udp-protocol';
 
-// The listener's side of the UDP worker thread (hep-udp-worker.ts): starts it and waits until its socket is bound,
-// passes its batches on in order, asks it for what it holds (flush), and stops it (close). A worker that stops on
-// its own (it should not: decoding never throws) is started again on the same port a second later, and logged.
+// The listener's side of the UDP threads (hep-udp-worker.ts: a reader that owns the socket, a decoder): starts them
+// and waits until the socket is bound, passes the decoder's batches on in order, asks for what they hold (flush),
+// and stops them (close). Threads that stop on their own (they should not: decoding never throws) are started again
+// on the same port a second later, and logged.
 
 export interface UdpReader {
   /** The receive buffer the kernel gave the socket (getsockopt SO_RCVBUF). */
   readonly receiveBufferBytes: number;
-  /** Resolves once every packet the worker had read when called has been passed to onBatch. */
+  /** Resolves once every datagram the reader had read when called has been passed to onBatch. */
   flush(): Promise<void>;
-  /** Closes the socket (the port is free when this resolves), passes on what was read, ends the thread. */
+  /** Closes the socket (the port is free when this resolves), passes on what was read, ends both threads. */
   close(): Promise<void>;
 }
 
 const RESTART_MS = 1_000;
 const CLOSE_TIMEOUT_MS = 2_000;
 
+interface Pair {
+  reader: Worker;
+  decoder: Worker;
+}
+
 export async function startUdpReader(options: UdpWorkerOptions, onBatch: (batch: UdpBatch) => void, log: (message: string) => void): Promise<UdpReader> {
-  let worker: Worker;
+  let pair: Pair;
   let receiveBufferBytes = 0;
   let closing = false;
   let nextFlush = 1;
   const flushes = new Map<number, () => void>();
+  // Pairs whose thread stopped (the other one is ended, a new pair started): their other exit changes nothing.
+  const stopped = new WeakSet<Pair>();
   let closed: (() => void) | null = null;
 
+  function thread(role: WorkerData['role'], peer: MessageChannel['port1']): Worker {
+    const data: WorkerData = { role, entry: new URL('./hep-udp-worker.ts', import.meta.url).href, options, peer };
+    const worker = new Worker(new URL('./hep-udp-worker-boot.mjs', import.meta.url), { workerData: data, transferList: [peer] });
+    // The threads must not keep a process alive on their own: the platform's close() ends them, and so does the process.
+    worker.unref();
+    return worker;
+  }
+
   function spawn(): Promise<void> {
-    const started = new Worker(new URL('./hep-udp-worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./hep-udp-worker.ts', import.meta.url).href, options },
-    });
-    worker = started;
-    // The thread must not keep a process alive on its own: the platform's close() ends it, and so does the process.
-    started.unref();
+    const channel = new MessageChannel();
+    const started: Pair = { decoder: thread('decoder', channel.port2), reader: thread('reader', channel.port1) };
+    pair = started;
     return new Promise<void>((resolve, reject) => {
       let ready = false;
-      started.on('message', (message: FromWorker) => {
+      const onMessage = (message: FromWorker) => {
         switch (message.type) {
           case 'batch':
             onBatch(message);
@@ -46,7 +59,8 @@ export async function startUdpReader(options: UdpWorkerOptions, onBatch: (batch:
             break;
           case 'failed':
             reject(new Error(message.message));
-            void started.terminate();
+            void started.reader.terminate();
+            void started.decoder.terminate();
             break;
           case 'flushed':
             flushes.get(message.id)?.();
@@ -56,30 +70,40 @@ export async function startUdpReader(options: UdpWorkerOptions, onBatch: (batch:
             closed?.();
             break;
         }
-      });
-      started.on('error', (error) => {
-        if (!ready) reject(error);
-        else log(`[hepic] the UDP reader failed: ${error.message}`);
-      });
-      started.on('exit', () => {
-        // Pending flushes cannot be answered by this thread any more.
-        for (const [, done] of flushes) done();
-        flushes.clear();
-        closed?.();
-        if (!ready) reject(new Error('The UDP reader stopped before its socket was bound.'));
-        else if (!closing && worker === started) {
-          log(`[hepic] the UDP reader stopped; starting it again on port ${options.port}`);
+      };
+      for (const worker of [started.reader, started.decoder]) {
+        worker.on('message', onMessage);
+        worker.on('error', (error) => {
+          if (!ready) reject(error);
+          else log(`[hepic] a UDP thread failed: ${error.message}`);
+        });
+        worker.on('exit', () => {
+          if (!ready) {
+            reject(new Error('The UDP reader stopped before its socket was bound.'));
+            void started.reader.terminate();
+            void started.decoder.terminate();
+            return;
+          }
+          if (closing || stopped.has(started)) return;
+          stopped.add(started);
+          // One thread stopped: end the other (it holds the port or the backlog), answer waiting flushes, start
+          // a new pair.
+          void started.reader.terminate();
+          void started.decoder.terminate();
+          for (const [, done] of flushes) done();
+          flushes.clear();
+          log(`[hepic] a UDP thread stopped; starting the UDP reader again on port ${options.port}`);
           setTimeout(() => {
             if (!closing) spawn().catch((error: unknown) => log(`[hepic] the UDP reader did not start again: ${error instanceof Error ? error.message : String(error)}`));
           }, RESTART_MS).unref();
-        }
-      });
+        });
+      }
     });
   }
 
   await spawn();
 
-  const post = (message: ToWorker) => worker.postMessage(message);
+  const post = (message: ToWorker) => pair.reader.postMessage(message);
   return {
     get receiveBufferBytes() {
       return receiveBufferBytes;
@@ -97,10 +121,12 @@ export async function startUdpReader(options: UdpWorkerOptions, onBatch: (batch:
       closing = true;
       const done = new Promise<void>((resolve) => (closed = resolve));
       post({ type: 'close' });
-      // A thread that does not answer (it would be stuck) is ended all the same: shutdown never waits on it.
+      // Threads that do not answer (they would be stuck) are ended all the same: shutdown never waits on them.
       const timeout = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref());
       await Promise.race([done, timeout]);
-      await worker.terminate();
+      await Promise.all([pair.reader.terminate(), pair.decoder.terminate()]);
+      for (const [, resolve] of flushes) resolve();
+      flushes.clear();
     },
   };
 }
