@@ -1,4 +1,6 @@
 import { createSocket } from 'node:dgram';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { decodeHep } from './hep-decoder';
 import { toRow } from './hep-row';
@@ -20,8 +22,28 @@ const data = workerData as WorkerData;
 const main = parentPort!;
 const toMain = (message: FromWorker) => main.postMessage(message);
 
-if (data.role === 'reader') runReader(data.peer);
-else runDecoder(data.peer);
+/**
+ * The reader does little per datagram but must run whenever datagrams wait; decoding may lag (the backlog absorbs
+ * it). On a busy machine the scheduler shares the CPU among all threads alike, so the reader asks for a higher
+ * priority (a negative nice value, granted to root only) and the decoder for a lower one. Linux applies
+ * setpriority to the one thread named by its id. Anything refused is left as it is.
+ */
+function prioritise(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not permitted: the thread keeps the process's priority.
+  }
+}
+
+if (data.role === 'reader') {
+  prioritise(-10);
+  runReader(data.peer);
+} else {
+  prioritise(5);
+  runDecoder(data.peer);
+}
 
 function runReader(decoder: MessagePort): void {
   const { options } = data;
