@@ -1,7 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { TsvValue } from '../qryn/storage-client';
 
-// The messages between the HEP listener (main thread) and its two UDP threads (hep-udp-worker.ts): the reader owns
+// The messages between the HEP listener (main thread) and its two UDP threads (hep-udp-reader-thread.mjs, in plain
+// JavaScript, follows these types by hand; hep-udp-worker.ts is the decoder): the reader owns
 // the socket and only copies datagrams into batches; the decoder decodes them into rows and hands those to the
 // listener. They talk over a MessageChannel of their own.
 

@@ -1,7 +1,8 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker, UdpBatch, UdpWorkerOptions, WorkerData } from './hep-udp-protocol';
 
-// The listener's side of the UDP threads (hep-udp-worker.ts: a reader that owns the socket, a decoder): starts them
+// The listener's side of the UDP threads (hep-udp-reader-thread.mjs, the reader that owns the socket, and
+// hep-udp-worker.ts, the decoder): starts them
 // and waits until the socket is bound, passes the decoder's batches on in order, asks for what they hold (flush),
 // and stops them (close). Threads that stop on their own (they should not: decoding never throws) are started again
 // on the same port a second later, and logged.
@@ -35,7 +36,9 @@ export async function startUdpReader(options: UdpWorkerOptions, onBatch: (batch:
 
   function thread(role: WorkerData['role'], peer: MessageChannel['port1']): Worker {
     const data: WorkerData = { role, entry: new URL('./hep-udp-worker.ts', import.meta.url).href, options, peer };
-    const worker = new Worker(new URL('./hep-udp-worker-boot.mjs', import.meta.url), { workerData: data, transferList: [peer] });
+    // The reader is plain JavaScript (it starts at once, without the TypeScript loader); the decoder is TypeScript.
+    const file = role === 'reader' ? './hep-udp-reader-thread.mjs' : './hep-udp-worker-boot.mjs';
+    const worker = new Worker(new URL(file, import.meta.url), { workerData: data, transferList: [peer] });
     // The threads must not keep a process alive on their own: the platform's close() ends them, and so does the process.
     worker.unref();
     return worker;
