@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 # The platform runs ClickHouse servers: the shared qryn storage and managed clusters.
 bash scripts/install-clickhouse.sh
+# The HEP endpoint's UDP receive buffer is capped at net.core.rmem_max: raised where this runs as root (docs/hepic.md).
+bash scripts/install-udp-buffers.sh
 
 needs_build=false
 if [ ! -f dist/index.html ]; then

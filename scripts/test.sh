@@ -29,6 +29,10 @@ run "ClickHouse server (Debian)" bash scripts/install-clickhouse.sh || true
 # The PromQL reference test compares qryn's answers with a real Prometheus (Debian's 2.42, run as a plain process).
 run "Prometheus (Debian)" bash scripts/install-prometheus.sh || true
 
+# The HEP endpoint's UDP socket asks for an 8 MiB receive buffer, which Linux caps at net.core.rmem_max: raised here
+# where the run is root (never lowered, never failing the run; docs/hepic.md).
+run "UDP receive buffers (net.core.rmem_max)" bash scripts/install-udp-buffers.sh || true
+
 # Unit, model-based, API and identity tests, and the statecharts check (tests/harness/statecharts.test.ts). Tests
 # that start a platform use PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it), the embedded one otherwise.
 mkdir -p .tmp

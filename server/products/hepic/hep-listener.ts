@@ -1,9 +1,10 @@
-import { createSocket, type Socket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
-import { decodeHep, splitStream, summariseSip, type HepPacket } from './hep-decoder';
+import { decodeHep, splitStream } from './hep-decoder';
 import type { TsvValue } from '../qryn/storage-client';
-import { PACKET_COLUMNS } from './hepic-storage';
+import { setReceived, toRow, type Transport } from './hep-row';
+import type { UdpBatch } from './hep-udp-protocol';
+import { startUdpReader } from './hep-udp-reader';
 
 // The HEP endpoint: one UDP socket and one TCP server on the same port, shared by every Hepic instance of the
 // platform. A packet names its instance by the auth key it carries (chunk 0x000e): the instance's token or one of
@@ -15,11 +16,13 @@ import { PACKET_COLUMNS } from './hepic-storage';
 // write loop and its own cap: an instance whose storage stalls delays and sheds only its own packets (counted per
 // instance, shown on its Overview), never another's.
 //
+// UDP is read in a worker thread of its own (hep-udp-worker.ts) with a large receive buffer: it decodes and hands
+// batches over, so that nothing else on the platform's event loop makes the kernel drop datagrams (UDP has no flow
+// control: what is not read in time is lost). Keys, queues and inserts stay here, one set for UDP and TCP.
+//
 // The TCP side is bounded so that no sender can take the platform's file descriptors: connections are capped per
 // listener (and at a quarter of the process's open-files limit) and per source address, and a connection that
 // does not complete a packet within a few seconds is closed (docs/hepic.md, "Limits").
-
-export type Transport = 'udp' | 'tcp';
 
 export interface KeyGrant {
   instanceId: string;
@@ -48,6 +51,8 @@ export interface ListenerCounters {
   shed: number;
   /** Packets dropped because too many key lookups were under way (random keys cost a database read each). */
   lookupsShed: number;
+  /** UDP datagrams read but dropped because decoding was behind by UDP_BACKLOG_PACKETS (the CPU could not keep up). */
+  backlogShed: number;
   /** TCP connections refused (over a cap) or cut (no whole packet in time, broken framing, too much unframed data). */
   connectionsRefused: number;
   connectionsCut: number;
@@ -81,7 +86,7 @@ export interface ListenerLimits {
   totalQueueRows: number;
   /** Key lookups in the database under way at once; a packet whose key would need one more is dropped. */
   keyLookups: number;
-  /** SO_RCVBUF of the UDP socket (the kernel caps it at net.core.rmem_max). */
+  /** SO_RCVBUF asked for the UDP socket (the kernel caps it at net.core.rmem_max). */
   udpReceiveBufferBytes: number;
 }
 
@@ -93,7 +98,7 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   tenantQueueRows: 50_000,
   totalQueueRows: 400_000,
   keyLookups: 8,
-  udpReceiveBufferBytes: 4 * 1024 * 1024,
+  udpReceiveBufferBytes: 8 * 1024 * 1024,
 };
 
 const positive = (value: string | undefined, fallback: number, name: string): number => {
@@ -138,6 +143,8 @@ export interface HepListener {
   readonly counters: ListenerCounters;
   /** The limits in force (the TCP cap after the descriptor bound). */
   readonly limits: ListenerLimits;
+  /** The UDP socket's receive buffer as the kernel reports it (Linux: twice what was granted, see docs/hepic.md). */
+  readonly udpReceiveBufferBytes: number;
   /** What happened to one instance's packets (zeros for an instance that sent nothing). */
   tenant(instanceId: string): TenantCounters;
   /** TCP connections open now. */
@@ -158,34 +165,11 @@ const KEY_CACHE_MS = 5_000;
 const MAX_TCP_BUFFER = 256 * 1024;
 const NEGATIVE_KEYS = 10_000;
 const CLOSE_FLUSH_MS = 5_000;
-
-export function toRow(packet: HepPacket, transport: Transport, receivedMs: number): TsvValue[] {
-  const sip = packet.payloadType === 1 || packet.payloadType === 0 ? summariseSip(packet.payload) : undefined;
-  const capturedUs = BigInt(packet.timeSeconds) * 1_000_000n + BigInt(Math.min(packet.timeUseconds, 999_999));
-  const row: Record<(typeof PACKET_COLUMNS)[number], TsvValue> = {
-    date: new Date(receivedMs).toISOString().slice(0, 10),
-    received_us: BigInt(Math.floor(receivedMs)) * 1000n,
-    timestamp_us: capturedUs,
-    transport,
-    capture_id: packet.captureId,
-    node_name: packet.nodeName,
-    payload_type: packet.payloadType,
-    ip_family: packet.ipFamily,
-    ip_protocol: packet.ipProtocol,
-    src_ip: packet.srcIp,
-    dst_ip: packet.dstIp,
-    src_port: packet.srcPort,
-    dst_port: packet.dstPort,
-    correlation_id: packet.correlationId,
-    sip_method: sip?.method ?? '',
-    sip_status: sip?.status ?? 0,
-    call_id: sip?.callId ?? '',
-    from_user: sip?.fromUser ?? '',
-    to_user: sip?.toUser ?? '',
-    payload: packet.payload.toString('utf8'),
-  };
-  return PACKET_COLUMNS.map((column) => row[column]);
-}
+/** The UDP worker hands over what it read every UDP_BATCH_MS or UDP_BATCH_PACKETS datagrams. */
+const UDP_BATCH_MS = 20;
+const UDP_BATCH_PACKETS = 500;
+/** Datagrams read and not yet decoded, at most (about 45 MB of SIP; 5 s at 20,000 packets/s). */
+const UDP_BACKLOG_PACKETS = 100_000;
 
 interface TenantQueue {
   rows: TsvValue[][];
@@ -202,7 +186,7 @@ export async function startHepListener(
   const fdLimit = openFilesLimit();
   const limits: ListenerLimits = { ...requested, maxConnections: fdLimit ? Math.max(1, Math.min(requested.maxConnections, Math.floor(fdLimit / 4))) : requested.maxConnections };
   const counters: ListenerCounters = {
-    received: 0, accepted: 0, stored: 0, malformed: 0, unauthorized: 0, writeFailures: 0, shed: 0, lookupsShed: 0, connectionsRefused: 0, connectionsCut: 0,
+    received: 0, accepted: 0, stored: 0, malformed: 0, unauthorized: 0, writeFailures: 0, shed: 0, lookupsShed: 0, backlogShed: 0, connectionsRefused: 0, connectionsCut: 0,
   };
   // Valid keys are few (one per token) and kept apart from unknown ones, so that a flood of random keys cannot
   // push the valid ones out of the cache.
@@ -240,21 +224,13 @@ export async function startHepListener(
     return queue;
   }
 
-  async function accept(bytes: Buffer, transport: Transport): Promise<void> {
-    counters.received++;
-    const decoded = decodeHep(bytes);
-    if (!decoded.ok) {
-      counters.malformed++;
-      return;
-    }
-    const key = decoded.packet.authKey;
-    const grant = key ? await grantOf(key).catch(() => undefined) : undefined;
+  /** Queues one decoded packet's row for its instance, or drops and counts it (no valid key, queue full). */
+  function admit(grant: KeyGrant | undefined | 'busy', now: number, row: () => TsvValue[]): void {
     if (grant === 'busy') {
       counters.lookupsShed++;
       counters.unauthorized++;
       return;
     }
-    const now = deps.nowMs();
     // Expiry is checked on every packet against the business clock, so a cached grant never outlives its token.
     if (!grant || (grant.expiresAtMs !== null && grant.expiresAtMs <= now)) {
       counters.unauthorized++;
@@ -268,10 +244,57 @@ export async function startHepListener(
     }
     counters.accepted++;
     queue.counters.accepted++;
-    queue.rows.push(toRow(decoded.packet, transport, now));
+    queue.rows.push(row());
     buffered++;
     if (queue.rows.length >= MAX_BATCH && !queue.draining) void drain(grant.instanceId, queue);
   }
+
+  async function accept(bytes: Buffer, transport: Transport): Promise<void> {
+    counters.received++;
+    const decoded = decodeHep(bytes);
+    if (!decoded.ok) {
+      counters.malformed++;
+      return;
+    }
+    const key = decoded.packet.authKey;
+    const grant = key ? await grantOf(key).catch(() => undefined) : undefined;
+    const now = deps.nowMs();
+    admit(grant, now, () => toRow(decoded.packet, transport, now));
+  }
+
+  /**
+   * A batch from the UDP worker: each distinct key is looked up once, then the packets are admitted in the order
+   * they were read. Receive times are moved onto the business clock (the worker reads by the wall clock).
+   */
+  async function acceptUdp(batch: UdpBatch): Promise<void> {
+    counters.received += batch.received;
+    counters.malformed += batch.malformed;
+    counters.backlogShed += batch.backlogShed;
+    const keys = [...new Set(batch.keys)].filter((key) => key !== '');
+    const grants = await Promise.all(keys.map((key) => grantOf(key).catch(() => undefined)));
+    const byKey = new Map(keys.map((key, i) => [key, grants[i]]));
+    const now = deps.nowMs();
+    const offset = now - Date.now();
+    for (let i = 0; i < batch.rows.length; i++) {
+      admit(batch.keys[i] === '' ? undefined : byKey.get(batch.keys[i]), now, () => {
+        const row = batch.rows[i];
+        if (offset !== 0) setReceived(row, batch.receivedMs[i] + offset);
+        return row;
+      });
+    }
+  }
+
+  // Batches from the UDP worker whose keys are being looked up: flush() waits for them.
+  const admitting = new Set<Promise<void>>();
+  const onUdpBatch = (batch: UdpBatch) => {
+    const run = acceptUdp(batch)
+      .catch((error: unknown) => {
+        counters.malformed += batch.rows.length;
+        deps.log(`[hepic] UDP packets refused: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => admitting.delete(run));
+    admitting.add(run);
+  };
 
   /** Writes an instance's queue until it is empty; rows that arrive meanwhile go in the next insert. */
   function drain(instanceId: string, queue: TenantQueue): Promise<void> {
@@ -299,7 +322,10 @@ export async function startHepListener(
     return queue.draining;
   }
 
-  function flush(instanceId?: string): Promise<void> {
+  async function flush(instanceId?: string): Promise<void> {
+    // What the UDP worker has read is handed over and admitted first, so that flush() writes it too.
+    await udp.flush();
+    await Promise.all([...admitting]);
     const targets = instanceId === undefined ? [...queues.entries()] : queues.has(instanceId) ? [[instanceId, queues.get(instanceId)!] as const] : [];
     return Promise.all(targets.map(([id, queue]) => drain(id, queue))).then(() => undefined);
   }
@@ -376,26 +402,29 @@ export async function startHepListener(
   });
   const port = (tcp.address() as { port: number }).port;
 
-  const udp: Socket = createSocket({ type: options.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: limits.udpReceiveBufferBytes });
-  udp.on('message', (message) => handle(message, 'udp'));
-  udp.on('error', (error) => deps.log(`[hepic] UDP listener: ${error.message}`));
+  let udp: Awaited<ReturnType<typeof startUdpReader>>;
   try {
-    await new Promise<void>((resolve, reject) => {
-      udp.once('error', reject);
-      udp.bind(port, options.host, () => {
-        udp.off('error', reject);
-        resolve();
-      });
-    });
+    udp = await startUdpReader(
+      { host: options.host, port, receiveBufferBytes: limits.udpReceiveBufferBytes, batchPackets: UDP_BATCH_PACKETS, batchMs: UDP_BATCH_MS, maxBacklogPackets: UDP_BACKLOG_PACKETS },
+      onUdpBatch,
+      deps.log,
+    );
   } catch (error) {
     await new Promise<void>((resolve) => tcp.close(() => resolve()));
     throw error;
   }
+  // Linux reports twice the granted size; less than twice the request means net.core.rmem_max capped it.
+  const capped = process.platform === 'linux' && udp.receiveBufferBytes < 2 * limits.udpReceiveBufferBytes;
+  deps.log(
+    `[hepic] HEP endpoint on port ${port}: UDP receive buffer ${udp.receiveBufferBytes} bytes (asked for ${limits.udpReceiveBufferBytes}` +
+      (capped ? '; capped by net.core.rmem_max: raise it as root, see scripts/install-udp-buffers.sh)' : ')'),
+  );
 
   return {
     port,
     counters,
     limits,
+    udpReceiveBufferBytes: udp.receiveBufferBytes,
     tenant(instanceId) {
       const queue = queues.get(instanceId);
       return queue ? { ...queue.counters, queued: queue.rows.length } : { accepted: 0, stored: 0, shed: 0, failed: 0, queued: 0 };
@@ -410,9 +439,11 @@ export async function startHepListener(
       if (closed) return;
       closed = true;
       clearInterval(timer);
-      udp.close();
+      // The worker closes its socket and hands over what it read before its thread ends.
+      await udp.close();
       for (const socket of tcpSockets) socket.destroy();
       await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      await Promise.all([...admitting]);
       // What is queued is written, but a stalled storage does not hold up the platform's shutdown.
       await Promise.race([flush(), new Promise((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS).unref())]);
     },

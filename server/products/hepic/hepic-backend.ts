@@ -11,7 +11,8 @@ import { listenerLimits, startHepListener, type HepListener, type ListenerLimits
 import { findPlan, HEPIC_PLANS } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
 import { registerHepicRoutes } from './hepic-routes';
-import { PACKET_COLUMNS, createHepicStorageResolver, createInstanceSchema, databaseOf, dropInstanceSchema, dropOldDays, type HepicStorage, type HepicStorageResolver } from './hepic-storage';
+import { PACKET_COLUMNS } from './hep-row';
+import { createHepicStorageResolver, createInstanceSchema, databaseOf, dropInstanceSchema, dropOldDays, type HepicStorage, type HepicStorageResolver } from './hepic-storage';
 
 // Hepic's back end: instances (one ClickHouse database each on the storage chosen at enable, a token and a plan),
 // the HEP endpoint (UDP and TCP on one port, started with the platform), rotation of old days, and the Hepic API

@@ -88,29 +88,6 @@ export function createHepicStorageResolver(db: Queryable, products: () => Produc
 /** The database of an instance (instance ids are generated: lower-case hex). */
 export const databaseOf = (instanceId: string) => identifier(`hepic_${instanceId}`);
 
-export const PACKET_COLUMNS = [
-  'date',
-  'received_us',
-  'timestamp_us',
-  'transport',
-  'capture_id',
-  'node_name',
-  'payload_type',
-  'ip_family',
-  'ip_protocol',
-  'src_ip',
-  'dst_ip',
-  'src_port',
-  'dst_port',
-  'correlation_id',
-  'sip_method',
-  'sip_status',
-  'call_id',
-  'from_user',
-  'to_user',
-  'payload',
-] as const;
-
 /**
  * One table for ClickHouse 18.16 (no TTL): partitioned by the day the packet was received, so rotation drops whole
  * days; ordered by capture time. SIP's start line and dialog headers are columns, the message itself is kept.
