@@ -31,10 +31,10 @@ export const qrynLogTailEvents = {
 
 export const qrynLogTailSamples: ModelSamples = {
   events: qrynLogTailEvents,
-  // Lines accumulate without bound in paths; the counts are what tell states apart.
+  // Lines accumulate without bound in paths; whether there are any is what tells states apart.
   serializeContext: (context: { lines: unknown[]; pending: unknown[]; dropped: number; error: string | null; closedReason: string | null }) => ({
-    lines: Math.min(context.lines.length, 4),
-    pending: Math.min(context.pending.length, 4),
+    lines: context.lines.length > 0,
+    pending: context.pending.length > 0,
     error: context.error,
     closed: context.closedReason,
   }),
