@@ -183,7 +183,10 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
   useEffect(() => {
     const { instanceUrl: url, auth: credential, query: q, range: r } = latest.current;
     if (!q.trim()) return;
-    // Running a query leaves the live tail for the search, as Grafana's Explore does.
+    // A refresh tick of the same query leaves a live tail alone (the tail is already newer than any search);
+    // running another query leaves the tail for the search, as Grafana's Explore does.
+    const tailing = tail.getSnapshot();
+    if (tailing.matches('live') && tailing.context.request?.query === q) return;
     tail.send({ type: 'tail.dismiss' });
     search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r } });
   }, [runId, search, tail]);
