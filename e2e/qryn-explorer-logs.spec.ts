@@ -21,8 +21,8 @@ test.describe('qryn explorer logs as the owner', () => {
     test.setTimeout(120_000);
     const session = await enterAcme(page);
     const project = await freshAcmeProject(session, 'Explorer logs');
-    const resource = (await (await session.api('GET', `integrations/qryn/cloud/resources?project_id=${project.id}`)).json())[0];
-    const region = (await (await session.api('GET', 'integrations/qryn/writer-regions')).json())[0];
+    const [resource] = (await (await session.api('GET', `integrations/qryn/cloud/resources?project_id=${project.id}`)).json()) as { clickhouse_cluster_id: string }[];
+    const [region] = (await (await session.api('GET', 'integrations/qryn/writer-regions')).json()) as { code: string }[];
     const enabled = await session.api('POST', `integrations/qryn?project_id=${project.id}`, { cluster_id: resource.clickhouse_cluster_id, writer_region_code: region.code, multi_org: false });
     expect(enabled.status(), await enabled.text()).toBeLessThan(300);
     const qryn = (await enabled.json()) as { api_key: string; api_secret: string };
