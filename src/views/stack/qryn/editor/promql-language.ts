@@ -2,6 +2,7 @@
 // pointed at the instance's Prometheus API and the View's credential, so metric names, label names and values come
 // from the instance, scoped by what is typed (its client sends match[] for the selector being written). Its own
 // client-side linter is off: the errors underlined are the ones the instance's parser answered.
+import { autocompletion } from '@codemirror/autocomplete';
 import type { Extension } from '@codemirror/state';
 import { PromQLExtension } from '@prometheus-io/codemirror-promql';
 import { explorerHeaders } from '../../../../services/qryn-explorer';
@@ -28,5 +29,6 @@ export function promqlRemote(target: PromqlTarget) {
 
 export function promql(target: PromqlTarget): { extension: Extension; destroy: () => void } {
   const promQL = new PromQLExtension().activateLinter(false).setComplete({ remote: promqlRemote(target), maxMetricsMetadata: 10_000 });
-  return { extension: promQL.asExtension(), destroy: () => promQL.destroy() };
+    // The extension gives the language's completion source; the completion UI is the editor's to add.
+  return { extension: [promQL.asExtension(), autocompletion({ activateOnTyping: true })], destroy: () => promQL.destroy() };
 }
