@@ -3,6 +3,7 @@
 // a log query, the View connects with key:secret, and the page shows the volume histogram by level and the lines,
 // newest first. Opening a line and "Filter for value" on a parsed field adds `| json | user="ann"` to the query,
 // which runs again. Live tail shows a line pushed after it started; Pause holds new lines back until Resume.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { enterAcme, freshAcmeProject } from './acme-session';
 import { asRole, expect, test } from './fixtures';
@@ -54,6 +55,15 @@ test.describe('qryn explorer logs as the owner', () => {
     await expect(lines.nth(0)).toContainText('login');
     await expect(lines.nth(1)).toHaveAttribute('data-level', 'error');
     await expect(lines.nth(1).getByRole('link', { name: `Open trace ${traceId}` })).toBeVisible();
+
+    // The lines export as the View's table, built in the browser.
+    const [csv] = await Promise.all([page.waitForEvent('download'), logs.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(csv.suggestedFilename()).toBe('YourData.csv');
+    const exported = (await readFile((await csv.path())!, 'utf8')).trim().split('\n');
+    expect(exported[0]).toBe('Time,Labels,Line');
+    expect(exported).toHaveLength(4);
+    expect(exported[2]).toMatch(/^\d{4}-\d\d-\d\dT[^,]+Z,/);
+    expect(exported[2]).toContain(`,"{app=""${app}"", level=""error""}","{""msg"":""payment failed""`);
 
     // Open the error line by keyboard: its labels and its parsed fields; filter for the user.
     await lines.nth(1).getByRole('button', { name: /^Open the line of/ }).focus();

@@ -3,7 +3,7 @@
 // ("show context"), the live tail's WebSocket address and credential, and the pure helpers the logs panel draws
 // with: level detection, trace ids in lines, json/logfmt fields, and the query edits of "filter for / filter out".
 // Every call carries the View's credential (authorizationHeader) and x-qryn-view, never the console's sign-in.
-import { authorizationHeader } from './qryn-view';
+import { authorizationHeader, type ViewTable } from './qryn-view';
 
 export interface LogsRange {
   /** Epoch milliseconds. */
@@ -426,6 +426,19 @@ export async function searchLogs(request: LogSearchRequest, signal?: AbortSignal
     volumeError = volumeResult.e instanceof Error ? volumeResult.e.message : String(volumeResult.e);
   }
   return { lines: linesOf(linesData), volume, volumeError, limit };
+}
+
+/**
+ * The lines as the View's export table (YourData.csv / YourData.json): Time (ISO), Labels (`{a="x", b="y"}`,
+ * sorted) and Line, newest first, as the View exported them before the explorer.
+ */
+export function logsTable(lines: LogLine[]): ViewTable {
+  const labelText = (labels: Record<string, string>) =>
+    `{${Object.keys(labels)
+      .sort()
+      .map((k) => `${k}="${labels[k]}"`)
+      .join(', ')}}`;
+  return { columns: ['Time', 'Labels', 'Line'], rows: lines.map((l) => [new Date(Number(BigInt(l.tsNs) / 1_000_000n)).toISOString(), labelText(l.labels), l.line]) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   detectLevel,
   hasParser,
   linesOf,
+  logsTable,
   parseLineFields,
   readContext,
   searchLogs,
@@ -233,6 +234,22 @@ describe('reads', () => {
   it('linesOf keeps equal timestamps from different streams apart', () => {
     const lines = linesOf({ resultType: 'streams', result: [{ stream: { a: '1' }, values: [['5', 'x']] }, { stream: { a: '2' }, values: [['5', 'x']] }] });
     expect(new Set(lines.map((l) => l.key)).size).toBe(2);
+  });
+});
+
+describe('export', () => {
+  it('is the View’s table: ISO time, sorted labels, the line, in the lines’ order', () => {
+    const table = logsTable([
+      { tsNs: '1764003000123000000', line: 'b', labels: { job: 'x', a: '1' }, level: 'info', key: '1' },
+      { tsNs: '1764002000000000000', line: 'a', labels: {}, level: 'unknown', key: '2' },
+    ]);
+    expect(table).toEqual({
+      columns: ['Time', 'Labels', 'Line'],
+      rows: [
+        [new Date(1764003000123).toISOString(), '{a="1", job="x"}', 'b'],
+        [new Date(1764002000000).toISOString(), '{}', 'a'],
+      ],
+    });
   });
 });
 

@@ -2,15 +2,16 @@
 // shell's runId changes, and the live tail over the instance's tail WebSocket (on/off is the panel's own, not in the
 // URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, type JSX } from 'react';
+import { useEffect, useMemo, useRef, type JSX } from 'react';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
-import { Button } from '../../../../../components/ui/button';
+import { Button, buttonStyles } from '../../../../../components/ui/button';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
-import { InstanceReadError, addFilter, hasParser, instanceRead, searchLogs, tailFrameLines, tailSocket, type FilterEdit } from '../../../../../services/qryn-logs';
+import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocket, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { tableCsv, tableJson } from '../../../../../services/qryn-view';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
 
@@ -71,6 +72,26 @@ export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input,
   };
 });
 
+const dataUrl = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+
+/** The lines as YourData.csv / YourData.json, built in the browser (the View's export). */
+function LogExports({ lines }: { lines: LogLine[] }) {
+  const exports = useMemo(() => {
+    const table = logsTable(lines);
+    return { csv: dataUrl('text/csv', tableCsv(table)), json: dataUrl('application/json', tableJson(table)) };
+  }, [lines]);
+  return (
+    <div className={css({ display: 'flex', gap: '2' })}>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.csv" href={exports.csv}>
+        Export CSV
+      </a>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.json" href={exports.json}>
+        Export JSON
+      </a>
+    </div>
+  );
+}
+
 function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
   const state = useSelector(actor, (s) => s);
   const { result, error } = state.context;
@@ -96,6 +117,7 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
           ? 'No lines matched in this time range.'
           : `${result.lines.length.toLocaleString('en-US')} ${result.lines.length === 1 ? 'line' : 'lines'}, newest first${result.lines.length >= result.limit ? ` (the limit of ${result.limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`}
       </p>
+      {result.lines.length > 0 && <LogExports lines={result.lines} />}
       <LogLines lines={result.lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
     </div>
   );
