@@ -93,7 +93,8 @@ const viewStates = {
   results: async ({ screen, user }) => {
     // Drawn as a chart of two series, then the same result as a table with its downloads.
     const figure = screen.getByRole('figure', { name: 'Chart of 2 series' });
-    expect([...figure.querySelectorAll('.u-legend li')].map((li) => li.textContent)).toEqual(['{job="api"}', '{job="web"}']);
+    // uPlot is loaded when the first chart is drawn.
+    await vi.waitFor(() => expect([...figure.querySelectorAll('.u-legend li')].map((li) => li.textContent)).toEqual(['{job="api"}', '{job="web"}']));
     await user.click(screen.getByRole('button', { name: 'Table' }));
     expect(screen.getByRole('table', { name: 'Results' }).textContent).toContain('{job="web"}');
     const csv = screen.getByRole('link', { name: 'Export CSV' });

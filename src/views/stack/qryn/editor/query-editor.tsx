@@ -13,9 +13,7 @@ import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
 import type { LabelSource } from './label-source';
-import { logql } from './logql-language';
-import { promql, type PromqlTarget } from './promql-language';
-import { traceql } from './traceql-language';
+import type { PromqlTarget } from './promql-language';
 
 export interface QueryEditorProps {
   language: ExplorerLanguage;
@@ -44,10 +42,11 @@ const theme = EditorView.theme({
   '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--colors-accent-default, #2563eb)', color: 'white' },
 });
 
-function languageExtension(props: QueryEditorProps): { extension: Extension; destroy?: () => void } {
-  if (props.language === 'promql') return promql(props.promql);
-  if (props.language === 'logql') return { extension: logql(props.labels) };
-  return { extension: traceql(props.labels) };
+// Each language (its grammar, and Prometheus' extension for PromQL) is its own chunk, loaded when chosen.
+async function languageExtension(props: QueryEditorProps): Promise<{ extension: Extension; destroy?: () => void }> {
+  if (props.language === 'promql') return (await import('./promql-language')).promql(props.promql);
+  if (props.language === 'logql') return { extension: (await import('./logql-language')).logql(props.labels) };
+  return { extension: (await import('./traceql-language')).traceql(props.labels) };
 }
 
 export function QueryEditor(props: QueryEditorProps) {
@@ -94,9 +93,17 @@ export function QueryEditor(props: QueryEditorProps) {
   // The language (and the instance its completion reads) changes in place; the document stays.
   const { language: lang, labels, promql: target } = props;
   useEffect(() => {
-    const { extension, destroy } = languageExtension(latest.current);
-    view.current?.dispatch({ effects: language.current.reconfigure(extension) });
-    return destroy;
+    let gone = false;
+    let destroy: (() => void) | undefined;
+    void languageExtension(latest.current).then((loaded) => {
+      if (gone) return loaded.destroy?.();
+      destroy = loaded.destroy;
+      view.current?.dispatch({ effects: language.current.reconfigure(loaded.extension) });
+    });
+    return () => {
+      gone = true;
+      destroy?.();
+    };
   }, [lang, labels, target.url, target.auth, target.lookbackMs]);
 
   useEffect(() => {

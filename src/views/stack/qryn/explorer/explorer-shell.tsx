@@ -22,7 +22,6 @@ import { QUERY_REQUIRED_MESSAGE } from '../../../../machines/qryn-explorer/qryn-
 import { labelNames, labelValues, traceTagNames, traceTagValues, type ExplorerTarget, type RangeMs } from '../../../../services/qryn-explorer';
 import { LabelBrowser } from '../editor/label-browser';
 import { cachedLabelSource, type LabelSource } from '../editor/label-source';
-import { isLogqlMetricQuery } from '../editor/logql-language';
 import { QueryEditor } from '../editor/query-editor';
 import { loadHistory, rememberQuery } from '../editor/query-history';
 import { MetricsPanel } from './metrics-panel';
@@ -137,7 +136,20 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
 
   const meta = LANGUAGES.find((l) => l.value === url.language)!;
   const editorLabel = `Query (${meta.language})`;
-  const metricRun = run && (run.language === 'promql' || (run.language === 'logql' && isLogqlMetricQuery(run.query)));
+  // Where a LogQL run goes is decided by its grammar, which is loaded with the LogQL editor (its own chunk).
+  const [logqlKind, setLogqlKind] = useState<{ id: number; metric: boolean } | null>(null);
+  useEffect(() => {
+    if (run?.language !== 'logql') return;
+    let gone = false;
+    void import('../editor/logql-language').then(({ isLogqlMetricQuery }) => {
+      if (!gone) setLogqlKind({ id: run.id, metric: isLogqlMetricQuery(run.query) });
+    });
+    return () => {
+      gone = true;
+    };
+  }, [run]);
+  const logqlDecided = run?.language === 'logql' && logqlKind?.id === run.id;
+  const metricRun = run && (run.language === 'promql' || (logqlDecided && logqlKind.metric));
 
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
@@ -234,7 +246,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
           onError={setMetricError}
         />
       )}
-      {run && run.language === 'logql' && !metricRun &&
+      {run && logqlDecided && !logqlKind.metric &&
         panels.logs({
           run,
           onQueryChange: (query) => {
