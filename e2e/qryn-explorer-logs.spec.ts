@@ -4,9 +4,16 @@
 // newest first. Opening a line and "Filter for value" on a parsed field adds `| json | user="ann"` to the query,
 // which runs again. Live tail shows a line pushed after it started; Pause holds new lines back until Resume.
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { enterAcme, freshAcmeProject } from './acme-session';
 import { asRole, expect, test } from './fixtures';
+
+/** Serious and critical axe violations of a region of the page (WCAG 2.1 A/AA and best practice), named. */
+async function axeProblems(page: Page, selector: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 
@@ -71,7 +78,9 @@ test.describe('qryn explorer logs as the owner', () => {
     await expect(lines.nth(1).getByRole('table', { name: 'Labels' })).toContainText(app);
     const fields = lines.nth(1).getByRole('table', { name: 'Fields (json)' });
     await expect(fields).toContainText('payment failed');
-    await fields.getByRole('button', { name: 'Filter for user="ann"' }).click();
+    // The opened line, with its labels and fields, has no serious or critical axe violation.
+    expect(await axeProblems(page, 'section[aria-label="Logs"]')).toEqual([]);
+    await fields.getByRole('button', { name: 'Filter for value user="ann"' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('query')).toBe(`${query} | json | user="ann"`);
     await expect(lines).toHaveCount(2);
     await expect(logs.getByRole('list', { name: 'Log lines' })).not.toContainText('cart ok');

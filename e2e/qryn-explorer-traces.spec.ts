@@ -3,9 +3,16 @@
 // that fails) and a log line naming the trace. A shared link opens the explorer on a TraceQL search; the trace found
 // opens as a waterfall (spans nested by parent on one time axis, a span's attributes opened by keyboard), Back
 // returns to the results; the trace id in the log line is a link to the same waterfall.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { enterAcme, freshAcmeProject } from './acme-session';
 import { asRole, expect, test } from './fixtures';
+
+/** Serious and critical axe violations of a region of the page (WCAG 2.1 A/AA and best practice), named. */
+async function axeProblems(page: Page, selector: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'string' ? { stringValue: value } : { intValue: value } });
@@ -90,12 +97,14 @@ test.describe('qryn explorer traces as the owner', () => {
     const root = spans.locator(':scope > li');
     await expect(root).toHaveCount(1);
     await expect(root.locator(':scope > ul > li')).toHaveCount(2);
-    const charge = waterfall.getByRole('button', { name: `payments-${run}: charge card, 60.0ms, starts at +20.0ms, error` });
+    const charge = waterfall.getByRole('button', { name: `payments-${run}: charge card, error, 60.0ms, starts at +20.0ms` });
     await expect(waterfall.getByRole('button', { name: `${service}: POST /orders, 120ms, starts at +0µs, 2 child spans` })).toBeVisible();
     await charge.focus();
     await page.keyboard.press('Enter');
     await expect(waterfall.getByRole('table', { name: 'Span attributes' })).toContainText('visa');
     await expect(waterfall.getByRole('table', { name: 'Resource attributes' })).toContainText(`payments-${run}`);
+    // The waterfall with a span opened has no serious or critical axe violation.
+    expect(await axeProblems(page, 'section[aria-label="Traces"]')).toEqual([]);
     await traces.getByRole('button', { name: 'Back to the trace results' }).click();
     await expect(results.locator('tbody tr')).toHaveCount(1);
     await expect.poll(() => new URL(page.url()).searchParams.get('traceId')).toBeNull();

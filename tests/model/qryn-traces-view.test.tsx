@@ -44,7 +44,7 @@ const viewStates = {
     // The child span is nested in its parent's item.
     const root = spans.querySelector(':scope > li')!;
     expect(root.querySelector('ul > li')).toBeTruthy();
-    const child = screen.getByRole('button', { name: 'db: INSERT orders, 60.0ms, starts at +20.0ms, error' });
+    const child = screen.getByRole('button', { name: 'db: INSERT orders, error, 60.0ms, starts at +20.0ms' });
     expect(screen.getByRole('button', { name: 'checkout: POST /orders, 120ms, starts at +0µs, 1 child span' })).toBeTruthy();
     child.focus();
     await user.keyboard('{Enter}');

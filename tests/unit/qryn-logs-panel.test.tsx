@@ -62,9 +62,9 @@ describe('LogsPanel', () => {
     expect(onOpenTrace).toHaveBeenCalledWith(TRACE);
 
     await user.click(within(items[1]).getByRole('button', { name: /^Open the line of/ }));
-    await user.click(screen.getByRole('button', { name: 'Filter for user="ann"' }));
+    await user.click(screen.getByRole('button', { name: 'Filter for value user="ann"' }));
     expect(onQueryChange).toHaveBeenLastCalledWith('{job="app"} | json | user="ann"');
-    await user.click(screen.getByRole('button', { name: 'Filter out level="error"' }));
+    await user.click(screen.getByRole('button', { name: 'Filter out value level="error"' }));
     expect(onQueryChange).toHaveBeenLastCalledWith('{job="app", level!="error"}');
 
     await user.click(within(items[0]).getByRole('button', { name: /^Open the line of/ }));

@@ -64,10 +64,10 @@ function FieldTable({ title, entries, source, parser, onFilter }: { title: strin
             </th>
             <td>{value}</td>
             <td className={css({ whiteSpace: 'nowrap' })}>
-              <Button size="xs" variant="ghost" aria-label={`Filter for ${name}="${value}"`} onClick={() => onFilter({ name, value, op: '=', source, parser })}>
+              <Button size="xs" variant="ghost" aria-label={`Filter for value ${name}="${value}"`} onClick={() => onFilter({ name, value, op: '=', source, parser })}>
                 Filter for value
               </Button>
-              <Button size="xs" variant="ghost" aria-label={`Filter out ${name}="${value}"`} onClick={() => onFilter({ name, value, op: '!=', source, parser })}>
+              <Button size="xs" variant="ghost" aria-label={`Filter out value ${name}="${value}"`} onClick={() => onFilter({ name, value, op: '!=', source, parser })}>
                 Filter out value
               </Button>
             </td>
@@ -166,13 +166,16 @@ export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps)
                 type="button"
                 aria-expanded={expanded}
                 aria-controls={expanded ? detailsId : undefined}
-                aria-label={`${expanded ? 'Close' : 'Open'} the line of ${timeOf(l.tsNs)} (${LEVEL_NAMES[l.level]})`}
                 onClick={() => toggle(l.key)}
                 className={css({ whiteSpace: 'nowrap', color: 'fg.muted', cursor: 'pointer', _hover: { textDecoration: 'underline' } })}
               >
-                {expanded ? '▾' : '▸'} {timeOf(l.tsNs)}
+                {/* The name holds the visible time (axe: the label must contain the visible text). */}
+                <span aria-hidden="true">{expanded ? '▾ ' : '▸ '}</span>
+                <span className="sr-only">{expanded ? 'Close' : 'Open'} the line of </span>
+                {timeOf(l.tsNs)}
+                <span className="sr-only"> ({LEVEL_NAMES[l.level]})</span>
               </button>
-              <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })} style={{ color: LEVEL_COLOURS[l.level] }}>
+              <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })}>
                 {LEVEL_NAMES[l.level]}
               </span>
               <span className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-all', flex: '1' })}>

@@ -78,16 +78,19 @@ function SpanItem({ row, rowsById, open, toggle, waterfall }: { row: WaterfallRo
         <button
           type="button"
           aria-expanded={expanded}
-          aria-label={`${span.service}: ${span.name}, ${formatDuration(span.durationMs)}, starts at +${formatDuration(offsetMs)}${span.status === 'error' ? ', error' : ''}${row.children.length ? `, ${row.children.length} child ${row.children.length === 1 ? 'span' : 'spans'}` : ''}`}
+          // The name starts with the visible "service: name error" (axe's label-content-name-mismatch) and adds what the
+          // bar shows; a label, not hidden text, because browsers put spaces around hidden blocks in names.
+          aria-label={`${span.service}: ${span.name}${span.status === 'error' ? ', error' : ''}, ${formatDuration(span.durationMs)}, starts at +${formatDuration(offsetMs)}${row.children.length ? `, ${row.children.length} child ${row.children.length === 1 ? 'span' : 'spans'}` : ''}`}
           onClick={() => toggle(span.spanId)}
           style={{ paddingLeft: `${row.depth * 1}rem` }}
           className={css({ textAlign: 'left', cursor: 'pointer', textStyle: 'xs', display: 'flex', gap: '1', alignItems: 'baseline', overflow: 'hidden', whiteSpace: 'nowrap' })}
         >
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
           <span aria-hidden="true" style={{ background: colour }} className={css({ display: 'inline-block', w: '2', h: '2', borderRadius: 'full', flexShrink: 0 })} />
-          <span className={css({ fontWeight: 'semibold' })}>{span.service}</span>
-          <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>{span.name}</span>
-          {span.status === 'error' && <span className={css({ color: 'fg.error' })}>error</span>}
+          <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis' })}>
+            <strong>{span.service}:</strong> {span.name}
+            {span.status === 'error' && <span className={css({ color: 'fg.error' })}>{' error'}</span>}
+          </span>
         </button>
         <div aria-hidden="true" className={css({ position: 'relative', h: '4' })}>
           <div
