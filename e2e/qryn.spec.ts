@@ -3,7 +3,7 @@
 // page's curl example run by a shell, and sees the Overview counts rise; rotates the keys (the old secret is then
 // refused); creates a read token (a push with it is refused) and deletes it; changes the Config page's settings and
 // sets a fingerprints limit (new series past it are refused and the Overview shows the banner). A read-only member
-// sees only the Overview.
+// sees the Overview and the explorer only.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -99,19 +99,23 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByRole('group', { name: 'Metrics & logs' })).toContainText('1');
     await expect(page.getByRole('group', { name: 'Total unique fingerprints' })).toContainText('1');
 
-    // qryn View from the Overview's side card: the pasted key:secret goes into the organization_project cookie; the
-    // label picker lists the pushed stream, the query shows the line, the CSV export is built in the browser.
+    // qryn View from the Overview's side card: the pasted key:secret goes into the organization_project cookie; in
+    // the explorer's Logs, the label browser lists the pushed stream and builds its selector, the query shows the line,
+    // the CSV export is built in the browser.
     await page.getByRole('link', { name: 'qryn View' }).click();
     await expect(page).toHaveURL(new RegExp(`/${slug}/stack/qryn/view$`));
     await expect(page).toHaveTitle('Observability qryn View');
     await page.getByLabel(/^Token or key:secret/).fill(`${apiKey}:${apiSecret}`);
     await page.getByRole('button', { name: 'Connect' }).click();
-    const queryForm = page.getByRole('form', { name: 'Query' });
-    await queryForm.getByLabel('Label').selectOption('job');
-    await queryForm.getByLabel('Value').selectOption('curl-example');
-    await expect(queryForm.getByRole('textbox', { name: /Log query/ })).toHaveValue('{job="curl-example"}');
-    await queryForm.getByRole('button', { name: 'Run query' }).click();
-    await expect(page.getByRole('table', { name: 'Results' })).toContainText('Hello from curl');
+    await page.getByRole('button', { name: 'Logs (LogQL)' }).click();
+    const labelBrowser = page.getByRole('region', { name: 'Label browser' });
+    await labelBrowser.getByLabel('Label').selectOption('job');
+    await labelBrowser.getByText('curl-example', { exact: true }).click();
+    await expect(labelBrowser.locator('output')).toHaveText('{job="curl-example"}');
+    await labelBrowser.getByRole('button', { name: 'Use query' }).click();
+    await expect(page.getByRole('textbox', { name: 'Query (LogQL)' })).toHaveText('{job="curl-example"}');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(page.getByRole('region', { name: 'Logs' })).toContainText('Hello from curl');
     const cookie = (await page.context().cookies()).find((c) => c.name === 'organization_project');
     expect(cookie).toMatchObject({ path: '/', secure: true });
     expect(JSON.parse(decodeURIComponent(cookie!.value))).toEqual({ auth: `${apiKey}:${apiSecret}`, url });
@@ -121,9 +125,10 @@ test.describe('qryn as the owner', () => {
     expect(exported[0]).toBe('Time,Labels,Line');
     expect(exported).toHaveLength(2);
     expect(exported[1]).toMatch(/^\d{4}-\d\d-\d\dT[^,]+,"\{job=""curl-example"", level=""info""\}",Hello from curl$/);
-    // A reload connects with the cookie's credential, no form to fill.
+    // A reload connects with the cookie's credential, no form to fill, and reopens the query from the address.
     await page.reload();
-    await expect(page.getByRole('form', { name: 'Query' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Query (LogQL)' })).toHaveText('{job="curl-example"}');
+    await expect(page.getByRole('form', { name: 'Connect' })).toHaveCount(0);
     await page.getByRole('link', { name: 'Back to the Overview' }).click();
 
     // Rotate API keys: the old secret is refused at once, the new one accepted.
@@ -234,7 +239,7 @@ test.describe('qryn as the owner', () => {
 test.describe('qryn as a read-only member', () => {
   test.use(asRole('viewer'));
 
-  test('sees only the Overview: stats, no snippets, keys or cancel', async ({ page }) => {
+  test('sees the Overview and the explorer: stats, no snippets, keys or cancel', async ({ page }) => {
     await openAcme(page);
     await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('link', { name: /Acme Production/ }).first().click();
@@ -242,7 +247,8 @@ test.describe('qryn as a read-only member', () => {
     const stack = page.url();
     await page.goto(`${stack}/qryn`);
     const nav = page.getByRole('navigation', { name: 'qryn' });
-    await expect(nav.getByRole('link')).toHaveText(['Overview']);
+    // Reading is what read-only is for: the Overview and the explorer (e2e/qryn-explorer.spec.ts), nothing else.
+    await expect(nav.getByRole('link')).toHaveText(['Overview', 'Explore']);
     await expect(page.getByRole('heading', { name: 'Ingestion Stats' })).toBeVisible();
     await expect(page.getByRole('group', { name: /^(Storage Quota|Metrics & logs)$/ })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Rotate API keys' })).toHaveCount(0);

@@ -1,5 +1,6 @@
 // npm run bench:bundle — builds the console (unless --no-build and dist/ exists) and prints the gzipped JavaScript
-// the first route needs (the entry and its static imports, from Vite's manifest) and each lazy chunk.
+// the first route needs (the entry and its static imports, from Vite's manifest), each lazy chunk, and the qryn
+// explorer route's own JavaScript (on opening, and what it loads later on demand: a language, the chart library).
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,10 @@ interface ManifestChunk {
 }
 
 const FIRST_ROUTE_BUDGET_KB = 150;
+// The qryn explorer (/{project}/stack/qryn/view): its editor, grammars and charts load only there (issue 26).
+const EXPLORER_BUDGET_KB = 150;
+const EXPLORER_ENTRY = 'src/views/stack/qryn/qryn-view-page.tsx';
+const QRYN_AREA_ENTRY = 'src/views/stack/qryn/qryn-area.tsx';
 const root = process.cwd();
 const dist = path.join(root, 'dist');
 const manifestPath = path.join(dist, '.vite', 'manifest.json');
@@ -52,6 +57,32 @@ for (const [key, chunk] of Object.entries(manifest).filter(([, chunk]) => chunk.
   const extra = [...closure(key)].filter((dependency) => !firstRoute.has(dependency));
   const total = extra.reduce((sum, dependency) => sum + gzipKb(manifest[dependency]!.file), 0);
   console.log(`  ${(chunk.src ?? key).padEnd(56)} ${gzipKb(chunk.file).toFixed(1).padStart(6)} kB / ${total.toFixed(1).padStart(6)} kB`);
+}
+
+// The explorer route: what its chunk and its static imports add to the first route and the qryn area it opens from
+// (the area's own tabs load those already), and, separately, the chunks it loads later on demand (dynamic imports).
+const explorerKey = Object.keys(manifest).find((key) => manifest[key]!.src === EXPLORER_ENTRY);
+const areaKey = Object.keys(manifest).find((key) => manifest[key]!.src === QRYN_AREA_ENTRY);
+if (explorerKey && areaKey) {
+  const before = new Set([...firstRoute, ...closure(areaKey)]);
+  const own = [...closure(explorerKey)].filter((key) => !before.has(key));
+  const ownKb = own.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+  const onDemand = new Set<string>();
+  for (const key of own) for (const lazy of manifest[key]!.dynamicImports ?? []) for (const dependency of closure(lazy)) if (!before.has(dependency) && !own.includes(dependency)) onDemand.add(dependency);
+  const onDemandKb = [...onDemand].reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+  // CodeMirror's and uPlot's class names mark their code: the landing route must carry neither.
+  const landingHasExplorer = [...firstRoute].some((key) => /cm-content|u-legend/.test(readFileSync(path.join(dist, manifest[key]!.file), 'utf8')));
+  console.log('\nqryn explorer route (beyond the first route and the qryn area), gzipped:');
+  for (const key of own) console.log(`  ${manifest[key]!.file.padEnd(48)} ${gzipKb(manifest[key]!.file).toFixed(1).padStart(7)} kB`);
+  console.log(`  ${'total JS on opening'.padEnd(48)} ${ownKb.toFixed(1).padStart(7)} kB (budget ${EXPLORER_BUDGET_KB} kB)`);
+  for (const key of onDemand) console.log(`  on demand: ${(manifest[key]!.src ?? manifest[key]!.file).slice(-37).padEnd(37)} ${gzipKb(manifest[key]!.file).toFixed(1).padStart(7)} kB`);
+  console.log(`  ${'loaded later on demand, all'.padEnd(48)} ${onDemandKb.toFixed(1).padStart(7)} kB`);
+  console.log(landingHasExplorer ? 'WARNING: the first route includes the editor or the charts.' : '  the first route holds neither the editor nor the charts');
+  if (landingHasExplorer) process.exitCode = 1;
+  if (ownKb > EXPLORER_BUDGET_KB) {
+    console.log(`The explorer route is over budget by ${(ownKb - EXPLORER_BUDGET_KB).toFixed(1)} kB.`);
+    process.exitCode = 1;
+  }
 }
 
 const stripeInFirstRoute = [...firstRoute].some((key) => readFileSync(path.join(dist, manifest[key]!.file), 'utf8').includes('js.stripe.com'));

@@ -5,6 +5,8 @@ import { startTestPlatform, type TestPlatform } from '../support/start-platform'
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { insertToken } from '../../server/products/qryn/qryn-repository';
 import { newToken } from '../../server/products/qryn/qryn-backend';
+import { TAIL_PROTOCOL } from '../../server/products/qryn/loki-tail';
+import { tailSocket } from '../../src/services/qryn-logs';
 
 // Loki's live tail over WebSocket, opened as Grafana's Loki datasource opens it (ws:// on the instance URL,
 // /loki/api/v1/tail?query=…&start=…&limit=…, the datasource's basic auth with a read token), against a real
@@ -135,6 +137,43 @@ describe('live tail (/loki/api/v1/tail)', () => {
     expect(entries.map((e) => e[1])).toEqual(['req failed (error)', 'req slow (error)']);
     expect(entries[0][2]).toEqual({ app: papp, level: 'error', msg: 'req failed' });
     tail.ws.close();
+  });
+
+  it('takes the credential as a subprotocol from a browser, which cannot set headers on a WebSocket', async () => {
+    const bapp = `browser-${run}`;
+    const token = readAuth.replace(/^Basic /, '');
+    const key = Buffer.from(token, 'base64').toString('utf8');
+    // The console's own builder: the query in the URL, the credential in the subprotocol qryn-auth.<base64url>.
+    const socket = tailSocket(qryn.url, key, `{app="${bapp}"}`, Date.now() - 60_000);
+    expect(socket.url).not.toContain(key.split(':')[1]);
+    const ws = new WebSocket(socket.url, socket.protocols);
+    const lines: string[] = [];
+    ws.on('message', (data) => lines.push(...JSON.parse(String(data)).streams.flatMap((s: any) => s.values.map((v: string[]) => v[1]))));
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    // The answer selects loki-tail only: the credential is not echoed back.
+    expect(ws.protocol).toBe(TAIL_PROTOCOL);
+    await push({ app: bapp }, ['from the browser']);
+    const until = Date.now() + 10_000;
+    while (lines.length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(lines).toEqual(['from the browser']);
+    ws.close(1000);
+    // A wrong credential in the subprotocol is refused as a wrong header is; without loki-tail it is not read.
+    const wrong = tailSocket(qryn.url, 'grafana:not-a-token', `{app="${bapp}"}`, Date.now());
+    const refusedStatus = await new Promise<number>((resolve, reject) => {
+      const bad = new WebSocket(wrong.url, wrong.protocols);
+      bad.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      bad.once('open', () => reject(new Error('the tail was accepted')));
+    });
+    expect(refusedStatus).toBe(401);
+    const lone = await new Promise<number>((resolve, reject) => {
+      const bad = new WebSocket(socket.url, [socket.protocols[1]]);
+      bad.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      bad.once('open', () => reject(new Error('the tail was accepted')));
+    });
+    expect(lone).toBe(401);
   });
 
   it('refuses without credentials, without the read scope, and for bad parameters', async () => {

@@ -35,6 +35,28 @@ const MAX_UINT64 = '18446744073709551615';
 
 export const TAIL_PATH = /^\/qryn\/([^/]+)\/loki\/api\/v1\/tail$/;
 
+// A browser cannot set headers on a WebSocket, so the console's explorer offers two subprotocols: `loki-tail` and
+// `qryn-auth.<base64url of the Authorization header's value>`. The credential then travels in a header (never in
+// the URL, which proxies and access logs keep), the gateway authenticates it exactly as the header, and the answer
+// selects `loki-tail` only, so the credential is never echoed. Clients that send Authorization (Grafana) are
+// unchanged: the header wins.
+export const TAIL_PROTOCOL = 'loki-tail';
+const AUTH_PROTOCOL = /^qryn-auth\.([A-Za-z0-9_-]{1,2048})$/;
+
+/** The Authorization value carried in the `qryn-auth.` subprotocol, if the request has one and no header. */
+export function subprotocolAuthorization(req: IncomingMessage): string | undefined {
+  if (req.headers.authorization) return undefined;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
+  if (!offered.includes(TAIL_PROTOCOL)) return undefined;
+  for (const protocol of offered) {
+    const match = AUTH_PROTOCOL.exec(protocol);
+    if (match) return Buffer.from(match[1], 'base64url').toString('utf8');
+  }
+  return undefined;
+}
+
 export interface LiveTailDeps {
   /** Authenticates as the gateway does and requires the read scope (throws HttpError). */
   authorize(req: IncomingMessage, instanceId: string): Promise<Access>;
@@ -69,7 +91,7 @@ export function createLiveTail(deps: LiveTailDeps) {
   const pollMs = deps.pollMs ?? POLL_MS;
   const maxPerInstance = deps.maxPerInstance ?? MAX_PER_INSTANCE;
   const maxTotal = deps.maxTotal ?? MAX_TOTAL;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: (protocols) => (protocols.has(TAIL_PROTOCOL) ? TAIL_PROTOCOL : false) });
   const sessions = new Set<Session>();
   // Slots are taken before the first await, so that concurrent upgrades cannot pass the limits together.
   const reserved = new Map<string, number>();
@@ -238,6 +260,8 @@ export function createLiveTail(deps: LiveTailDeps) {
           if (req.method !== 'GET') throw new HttpError(405, 'Open the live tail with GET.');
           if (!/^[a-f0-9]{16,40}$/.test(instanceId)) throw new HttpError(404, 'There is no qryn instance at this address.');
           release = reserve(instanceId);
+          const carried = subprotocolAuthorization(req);
+          if (carried) req.headers.authorization = carried;
           const access = await deps.authorize(req, instanceId);
           const options = parseParams(url, BigInt(deps.nowMs()) * 1_000_000n);
           const client = await deps.storage(access.instance);

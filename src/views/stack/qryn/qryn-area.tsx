@@ -1,6 +1,7 @@
 // /{projectSlug}/stack/qryn/* (spec 001 §2 qryn): Overview (.), Auth Tokens (auth), Data Ingestion
-// (data-ingestion/{group}--{method}) and Config (config), inside the stack's guard. A read-only member sees only the
-// Overview: the other paths lead back to it. The document title is the product name and the page's title.
+// (data-ingestion/{group}--{method}), Config (config) and the explorer (view, the qryn View), inside the stack's guard.
+// A read-only member sees the Overview and the explorer (reading is what read-only is for): the other paths lead back
+// to the Overview. The document title is the product name and the page's title.
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
@@ -17,7 +18,7 @@ import { QrynOverviewView } from './qryn-overview-view';
 import { qrynQueries } from './qryn-queries';
 import { DEFAULT_INGESTION_METHOD } from './ingestion-pages';
 
-// The qryn View is code-split: only those who open it load it.
+// The qryn View (the explorer, with its editor, grammars and charts) is code-split: only those who open it load it.
 const QrynViewPage = lazy(async () => ({ default: (await import('./qryn-view-page')).QrynViewPage }));
 
 const TABS = [
@@ -25,7 +26,11 @@ const TABS = [
   { to: 'auth', label: 'Auth Tokens', segment: 'auth' },
   { to: `data-ingestion/${DEFAULT_INGESTION_METHOD}`, label: 'Data Ingestion', segment: 'data-ingestion' },
   { to: 'config', label: 'Config', segment: 'config' },
+  { to: 'view', label: 'Explore', segment: 'view' },
 ] as const;
+
+/** The tabs a read-only member gets. */
+const READ_ONLY_SEGMENTS: readonly string[] = ['', 'view'];
 
 const segmentOf = (pathname: string) => /\/stack\/qryn\/([^/]+)/.exec(pathname)?.[1] ?? '';
 
@@ -57,7 +62,7 @@ function QrynPages() {
         <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>Observability</h1>
         <nav aria-label="qryn">
           <ul className={css({ display: 'flex', gap: '1', listStyle: 'none', p: '0', borderBottomWidth: '1px', flexWrap: 'wrap' })}>
-            {TABS.filter((t) => !readOnly || t.segment === '').map((t) => {
+            {TABS.filter((t) => !readOnly || READ_ONLY_SEGMENTS.includes(t.segment)).map((t) => {
               const active = t.segment === current;
               return (
                 <li key={t.label}>
@@ -89,16 +94,14 @@ function QrynPages() {
           {!readOnly && <Route path="data-ingestion" element={<QrynIngestionView config={config.data} />} />}
           {!readOnly && <Route path="data-ingestion/:method" element={<QrynIngestionView config={config.data} />} />}
           {!readOnly && <Route path="config" element={<QrynConfigView config={config.data} />} />}
-          {!readOnly && (
-            <Route
-              path="view"
-              element={
-                <Suspense fallback={<Spinner size="lg" label="Loading the qryn View" />}>
-                  <QrynViewPage config={config.data} />
-                </Suspense>
-              }
-            />
-          )}
+          <Route
+            path="view"
+            element={
+              <Suspense fallback={<Spinner size="lg" label="Loading the qryn View" />}>
+                <QrynViewPage config={config.data} />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<Navigate to={base} replace />} />
         </Routes>
       )}

@@ -1,0 +1,146 @@
+// The explorer's state in the address, with the console's URL-state rules (src/lib/url-state.ts): named values read
+// on load and written on run, absent when they hold their default, and only the explorer's own parameters touched
+// (anything else in the address is left alone). A shared link therefore reopens the same language, query, time
+// range, refresh, view and trace. Also the time ranges: the relative ones (last 5m … 7d) and absolute ones, with the
+// messages shown at their fields.
+
+export type ExplorerLanguage = 'promql' | 'logql' | 'traceql';
+export type ExplorerView = 'chart' | 'table';
+
+/** The language switch's words in the address and on screen: Metrics = PromQL, Logs = LogQL, Traces = TraceQL. */
+export const LANGUAGES: { value: ExplorerLanguage; param: string; label: string; language: string }[] = [
+  { value: 'promql', param: 'metrics', label: 'Metrics', language: 'PromQL' },
+  { value: 'logql', param: 'logs', label: 'Logs', language: 'LogQL' },
+  { value: 'traceql', param: 'traces', label: 'Traces', language: 'TraceQL' },
+];
+
+export const RELATIVE_RANGES = [
+  { value: 'now-5m', label: 'Last 5 minutes', ms: 5 * 60_000 },
+  { value: 'now-15m', label: 'Last 15 minutes', ms: 15 * 60_000 },
+  { value: 'now-1h', label: 'Last 1 hour', ms: 3_600_000 },
+  { value: 'now-3h', label: 'Last 3 hours', ms: 3 * 3_600_000 },
+  { value: 'now-6h', label: 'Last 6 hours', ms: 6 * 3_600_000 },
+  { value: 'now-12h', label: 'Last 12 hours', ms: 12 * 3_600_000 },
+  { value: 'now-24h', label: 'Last 24 hours', ms: 24 * 3_600_000 },
+  { value: 'now-2d', label: 'Last 2 days', ms: 2 * 86_400_000 },
+  { value: 'now-7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
+] as const;
+
+export const REFRESH_OPTIONS = [
+  { value: 'off', label: 'Off', ms: 0 },
+  { value: '5s', label: '5s', ms: 5_000 },
+  { value: '10s', label: '10s', ms: 10_000 },
+  { value: '30s', label: '30s', ms: 30_000 },
+  { value: '1m', label: '1m', ms: 60_000 },
+  { value: '5m', label: '5m', ms: 300_000 },
+] as const;
+
+export type RefreshValue = (typeof REFRESH_OPTIONS)[number]['value'];
+
+/**
+ * The time range as the address holds it: relative (`from=now-1h`, `to=now`) or absolute (epoch milliseconds in
+ * both), Grafana's way of writing it, so links are short and exact.
+ */
+export type ExplorerRangeSetting = { kind: 'relative'; value: string } | { kind: 'absolute'; from: number; to: number };
+
+export interface ExplorerUrlState {
+  language: ExplorerLanguage;
+  query: string;
+  range: ExplorerRangeSetting;
+  refresh: RefreshValue;
+  view: ExplorerView;
+  traceId: string | null;
+}
+
+export const DEFAULT_RANGE = 'now-1h';
+export const EXPLORER_PARAMS = ['language', 'query', 'from', 'to', 'refresh', 'view', 'traceId'] as const;
+
+export const DEFAULT_EXPLORER_STATE: ExplorerUrlState = {
+  language: 'promql',
+  query: '',
+  range: { kind: 'relative', value: DEFAULT_RANGE },
+  refresh: 'off',
+  view: 'chart',
+  traceId: null,
+};
+
+const TRACE_ID = /^[0-9a-f]{1,32}$/i;
+
+/** The explorer's state from the address; a value that is not one of the choices reads as its default. */
+export function readExplorerUrl(params: URLSearchParams): ExplorerUrlState {
+  const language = LANGUAGES.find((l) => l.param === params.get('language'))?.value ?? DEFAULT_EXPLORER_STATE.language;
+  const from = params.get('from');
+  const to = params.get('to');
+  let range: ExplorerRangeSetting = DEFAULT_EXPLORER_STATE.range;
+  if (from && RELATIVE_RANGES.some((r) => r.value === from) && (to === null || to === 'now')) range = { kind: 'relative', value: from };
+  else if (from && to && /^\d{1,15}$/.test(from) && /^\d{1,15}$/.test(to) && Number(from) < Number(to)) range = { kind: 'absolute', from: Number(from), to: Number(to) };
+  const refresh = REFRESH_OPTIONS.find((r) => r.value === params.get('refresh'))?.value ?? 'off';
+  const view = params.get('view') === 'table' ? 'table' : 'chart';
+  const traceId = params.get('traceId');
+  return { language, query: params.get('query') ?? '', range, refresh, view, traceId: traceId && TRACE_ID.test(traceId) ? traceId.toLowerCase() : null };
+}
+
+/** Writes the explorer's parameters (defaults left out) and leaves every other parameter as it was. */
+export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlState): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const name of EXPLORER_PARAMS) next.delete(name);
+  const put = (name: string, value: string | null, fallback: string | null) => {
+    if (value !== null && value !== '' && value !== fallback) next.set(name, value);
+  };
+  put('language', LANGUAGES.find((l) => l.value === state.language)!.param, 'metrics');
+  put('query', state.query, '');
+  if (state.range.kind === 'relative') put('from', state.range.value, DEFAULT_RANGE);
+  else {
+    next.set('from', String(state.range.from));
+    next.set('to', String(state.range.to));
+  }
+  put('refresh', state.refresh, 'off');
+  put('view', state.view, 'chart');
+  put('traceId', state.traceId, null);
+  return next;
+}
+
+/** The range in epoch milliseconds at `now`: relative ranges end now. */
+export function resolveRange(range: ExplorerRangeSetting, now: number): { from: number; to: number } {
+  if (range.kind === 'absolute') return { from: range.from, to: range.to };
+  const ms = RELATIVE_RANGES.find((r) => r.value === range.value)?.ms ?? 3_600_000;
+  return { from: now - ms, to: now };
+}
+
+export const TIME_FORMAT_MESSAGE = 'Enter a time as YYYY-MM-DD HH:mm:ss (UTC).';
+export const RANGE_ORDER_MESSAGE = 'The end must be after the start.';
+
+/** An absolute time as the fields show it: `2026-11-26 10:00:00` in UTC. */
+export function formatTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** `YYYY-MM-DD HH:mm` or `YYYY-MM-DD HH:mm:ss` (UTC, a T also accepted) to epoch milliseconds; null if not a real time. */
+export function parseTime(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?Z?$/.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  const back = new Date(ms);
+  // Date.UTC rolls 2026-02-31 over into March: such a date is not one.
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
+  return ms;
+}
+
+/** The absolute range's fields checked: each message at its field, or the range. */
+export function checkAbsoluteRange(fromText: string, toText: string): { from?: string; to?: string; range?: { from: number; to: number } } {
+  const from = parseTime(fromText);
+  const to = parseTime(toText);
+  const problems: { from?: string; to?: string } = {};
+  if (from === null) problems.from = TIME_FORMAT_MESSAGE;
+  if (to === null) problems.to = TIME_FORMAT_MESSAGE;
+  if (from !== null && to !== null && to <= from) problems.to = RANGE_ORDER_MESSAGE;
+  if (problems.from || problems.to) return problems;
+  return { range: { from: from!, to: to! } };
+}
+
+/** What the range picker's button says. */
+export function rangeLabel(range: ExplorerRangeSetting): string {
+  if (range.kind === 'relative') return RELATIVE_RANGES.find((r) => r.value === range.value)?.label ?? range.value;
+  return `${formatTime(range.from)} to ${formatTime(range.to)} UTC`;
+}

@@ -1,0 +1,135 @@
+// The explorer's query editor (CodeMirror 6) for PromQL, LogQL and TraceQL: highlighting, completion from the
+// instance, the last run's error underlined where the instance's parser put it (@codemirror/lint diagnostics),
+// Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
+// completion list. The content element carries the field's accessible name.
+import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { setDiagnostics } from '@codemirror/lint';
+import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+import { css } from 'styled-system/css';
+import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
+import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
+import type { LabelSource } from './label-source';
+import type { PromqlTarget } from './promql-language';
+
+export interface QueryEditorProps {
+  language: ExplorerLanguage;
+  value: string;
+  onChange: (value: string) => void;
+  onRun: () => void;
+  /** The accessible name of the editor (the visible label's text). */
+  label: string;
+  placeholder?: string;
+  /** Loki labels (LogQL) or Tempo tags (TraceQL) for completion. */
+  labels: LabelSource;
+  /** The Prometheus API the PromQL completion reads. */
+  promql: PromqlTarget;
+  /** The last run's error: underlined at the position the instance's parser gave. */
+  error: string | null;
+  describedBy?: string;
+}
+
+const theme = EditorView.theme({
+  '&': { fontSize: '14px', border: '1px solid var(--colors-border-default)', borderRadius: '6px', background: 'var(--colors-bg-default)' },
+  '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', minHeight: '2.5em', padding: '6px 4px', caretColor: 'var(--colors-fg-default)' },
+  '&.cm-focused': { outline: 'none' },
+  // The focused element is the content: its outline is the focus indicator people see.
+  '.cm-content:focus-visible, &.cm-focused .cm-content': { outline: '2px solid var(--colors-accent-default, #2563eb)', outlineOffset: '1px', borderRadius: '4px' },
+  '.cm-placeholder': { color: 'var(--colors-fg-muted)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--colors-accent-default, #2563eb)', color: 'white' },
+});
+
+// Each language (its grammar, and Prometheus' extension for PromQL) is its own chunk, loaded when chosen.
+async function languageExtension(props: QueryEditorProps): Promise<{ extension: Extension; destroy?: () => void }> {
+  if (props.language === 'promql') return (await import('./promql-language')).promql(props.promql);
+  if (props.language === 'logql') return { extension: (await import('./logql-language')).logql(props.labels) };
+  return { extension: (await import('./traceql-language')).traceql(props.labels) };
+}
+
+export function QueryEditor(props: QueryEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const language = useRef(new Compartment());
+  const attributes = useRef(new Compartment());
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    const run = () => {
+      latest.current.onRun();
+      return true;
+    };
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: latest.current.value,
+        extensions: [
+          Prec.highest(keymap.of([{ key: 'Shift-Enter', run }, { key: 'Mod-Enter', run }])),
+          history(),
+          closeBrackets(),
+          bracketMatching(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+          EditorView.lineWrapping,
+          theme,
+          language.current.of([]),
+          attributes.current.of([]),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+  }, []);
+
+  // The language (and the instance its completion reads) changes in place; the document stays.
+  const { language: lang, labels, promql: target } = props;
+  useEffect(() => {
+    let gone = false;
+    let destroy: (() => void) | undefined;
+    void languageExtension(latest.current).then((loaded) => {
+      if (gone) return loaded.destroy?.();
+      destroy = loaded.destroy;
+      view.current?.dispatch({ effects: language.current.reconfigure(loaded.extension) });
+    });
+    return () => {
+      gone = true;
+      destroy?.();
+    };
+  }, [lang, labels, target.url, target.auth, target.lookbackMs]);
+
+  useEffect(() => {
+    const content: Record<string, string> = { 'aria-label': props.label };
+    if (props.describedBy) content['aria-describedby'] = props.describedBy;
+    view.current?.dispatch({
+      effects: attributes.current.reconfigure([EditorView.contentAttributes.of(content), props.placeholder ? placeholderText(props.placeholder) : []]),
+    });
+  }, [props.label, props.describedBy, props.placeholder]);
+
+  // A value set from outside (the label browser, the history, the address) replaces the document.
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== props.value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: props.value }, selection: { anchor: props.value.length } });
+    }
+  }, [props.value]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor) return;
+    const position = props.error ? errorPosition(props.error) : null;
+    const text = editor.state.doc.toString();
+    const diagnostics = position && text ? [{ ...errorSpan(text, position), severity: 'error' as const, message: props.error! }] : [];
+    editor.dispatch(setDiagnostics(editor.state, diagnostics));
+  }, [props.error]);
+
+  return <div ref={host} data-language={props.language} className={css({ w: 'full', minW: '0' })} />;
+}

@@ -1,0 +1,231 @@
+// The explorer's logs (issue 26): the volume histogram by level above the lines of a log query, re-run whenever the
+// shell's runId changes, and the live tail over the instance's tail WebSocket (on/off is the panel's own, not in the
+// URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, type JSX } from 'react';
+import { css } from 'styled-system/css';
+import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
+import { Alert } from '../../../../../components/ui/alert';
+import { Button, buttonStyles } from '../../../../../components/ui/button';
+import { Spinner } from '../../../../../components/ui/spinner';
+import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
+import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
+import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocket, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { tableCsv, tableJson } from '../../../../../services/qryn-view';
+import { LogLines } from './log-lines';
+import { LogVolumeChart } from './log-volume';
+
+export interface ExplorerRange {
+  from: number;
+  to: number;
+} // epoch milliseconds, already resolved from relative ranges
+
+export interface LogsPanelProps {
+  instanceUrl: string;
+  auth: string;
+  query: string;
+  range: ExplorerRange;
+  runId: number;
+  onQueryChange: (query: string) => void;
+  onOpenTrace: (traceId: string) => void;
+  onCredentialRefused: () => void;
+}
+
+/** How long before now the tail's history starts (Loki sends the newest `limit` lines since then first). */
+const TAIL_HISTORY_MS = 60_000;
+
+/** The tail's socket as an actor: opens it, reports frames, closes it when the tail leaves `live`. */
+export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input, sendBack }) => {
+  const { url, protocols } = tailSocket(input.instanceUrl, input.auth, input.query, Date.now() - TAIL_HISTORY_MS);
+  const seq = { n: 0 };
+  let opened = false;
+  let stopped = false;
+  const ws = new WebSocket(url, protocols);
+  ws.onopen = () => {
+    opened = true;
+    sendBack({ type: 'tail.opened' });
+  };
+  ws.onmessage = (message) => {
+    try {
+      const lines = tailFrameLines(String(message.data), seq);
+      if (lines.length > 0) sendBack({ type: 'tail.lines', lines });
+    } catch {
+      // A frame that is not Loki's tail answer is skipped.
+    }
+  };
+  ws.onclose = (event) => {
+    if (stopped) return;
+    if (!opened) {
+      // A browser does not see the handshake's status: ask the instance whether it refuses the credential.
+      instanceRead(input.instanceUrl, input.auth, '/loki/api/v1/labels', {}).then(
+        () => sendBack({ type: 'tail.failed', message: 'The live tail could not be opened: the instance refused the query or is at its limit of live tails.', refused: false }),
+        (error: unknown) => sendBack({ type: 'tail.failed', message: error instanceof Error ? error.message : TAIL_FAILED, refused: error instanceof InstanceReadError && error.refused }),
+      );
+      return;
+    }
+    if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
+    else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
+  };
+  return () => {
+    stopped = true;
+    ws.close(1000);
+  };
+});
+
+const dataUrl = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+
+/** The lines as YourData.csv / YourData.json, built in the browser (the View's export). */
+function LogExports({ lines }: { lines: LogLine[] }) {
+  const exports = useMemo(() => {
+    const table = logsTable(lines);
+    return { csv: dataUrl('text/csv', tableCsv(table)), json: dataUrl('application/json', tableJson(table)) };
+  }, [lines]);
+  return (
+    <div className={css({ display: 'flex', gap: '2' })}>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.csv" href={exports.csv}>
+        Export CSV
+      </a>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.json" href={exports.json}>
+        Export JSON
+      </a>
+    </div>
+  );
+}
+
+function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
+  const state = useSelector(actor, (s) => s);
+  const { result, error } = state.context;
+  if (state.matches('idle')) return <p className={css({ color: 'fg.muted' })}>Run a log query to see its lines.</p>;
+  if (state.matches('running')) return <Spinner size="lg" label="Reading the logs" />;
+  if (state.matches('error')) {
+    return (
+      <Alert status="error" title="The log query failed">
+        {error}
+      </Alert>
+    );
+  }
+  if (!result) return <></>;
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+      {result.volume ? (
+        <LogVolumeChart volume={result.volume} range={range} />
+      ) : (
+        <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>The volume could not be read: {result.volumeError}</p>
+      )}
+      <p className={css({ textStyle: 'sm', color: 'fg.muted' })} role="status">
+        {result.lines.length === 0
+          ? 'No lines matched in this time range.'
+          : `${result.lines.length.toLocaleString('en-US')} ${result.lines.length === 1 ? 'line' : 'lines'}, newest first${result.lines.length >= result.limit ? ` (the limit of ${result.limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`}
+      </p>
+      {result.lines.length > 0 && <LogExports lines={result.lines} />}
+      <LogLines lines={result.lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
+    </div>
+  );
+}
+
+function TailResults({ actor, query, onFilter, onOpenTrace }: { actor: ActorRefFrom<QrynLogTailMachine>; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void }) {
+  const state = useSelector(actor, (s) => s);
+  const { lines, pending, dropped, error, closedReason } = state.context;
+  let status: string;
+  if (state.matches({ live: 'connecting' })) status = 'Connecting the live tail…';
+  else if (state.matches({ live: 'streaming' })) status = `Live: ${lines.length.toLocaleString('en-US')} ${lines.length === 1 ? 'line' : 'lines'}, newest first.`;
+  else if (state.matches({ live: 'paused' })) status = `Paused: ${pending.length.toLocaleString('en-US')} new ${pending.length === 1 ? 'line' : 'lines'} waiting.`;
+  else if (state.matches('closed')) status = closedReason ? `The live tail was closed: ${closedReason}` : 'The live tail is stopped.';
+  else status = 'The live tail failed.';
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      <p role="status" className={css({ textStyle: 'sm', color: 'fg.muted' })}>
+        {status}
+        {dropped > 0 && ` ${dropped.toLocaleString('en-US')} ${dropped === 1 ? 'line was' : 'lines were'} dropped (only the newest ${MAX_TAIL_LINES.toLocaleString('en-US')} are kept).`}
+      </p>
+      {state.matches('failed') && (
+        <Alert status="error" title="The live tail failed">
+          {error}
+        </Alert>
+      )}
+      <LogLines label="Live log lines" lines={lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} />
+    </div>
+  );
+}
+
+/** The live tail's buttons: Start live tail; Pause/Resume and Stop while live. */
+function TailControls({ actor, start }: { actor: ActorRefFrom<QrynLogTailMachine>; start: () => void }) {
+  const state = useSelector(actor, (s) => s);
+  const live = state.matches('live');
+  return (
+    <div className={css({ display: 'flex', gap: '2' })} role="group" aria-label="Live tail">
+      {!live && (
+        <Button size="sm" variant="outline" onClick={start}>
+          {state.matches('off') ? 'Start live tail' : 'Restart live tail'}
+        </Button>
+      )}
+      {state.matches({ live: 'streaming' }) && (
+        <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'tail.pause' })}>
+          Pause
+        </Button>
+      )}
+      {state.matches({ live: 'paused' }) && (
+        <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'tail.resume' })}>
+          Resume
+        </Button>
+      )}
+      {live && (
+        <Button size="sm" variant="outline" onClick={() => actor.send({ type: 'tail.stop' })}>
+          Stop live tail
+        </Button>
+      )}
+      {!state.matches('off') && !live && (
+        <Button size="sm" variant="ghost" onClick={() => actor.send({ type: 'tail.dismiss' })}>
+          Back to the search
+        </Button>
+      )}
+    </div>
+  );
+}
+
+export function LogsPanel(props: LogsPanelProps): JSX.Element {
+  const { instanceUrl, auth, query, range, runId, onQueryChange, onOpenTrace } = props;
+  // The callbacks change identity with every render of the shell; the machines read the latest through refs.
+  const refusedRef = useRef(props.onCredentialRefused);
+  refusedRef.current = props.onCredentialRefused;
+  const search = useActorRef(
+    qrynLogSearchMachine.provide({
+      actors: { searchLogs: fromPromise(({ input, signal }) => searchLogs(input, signal)) },
+      actions: { credentialRefused: () => refusedRef.current() },
+    }),
+  );
+  const tail = useActorRef(
+    qrynLogTailMachine.provide({
+      actors: { tailSocket: tailSocketActor },
+      actions: { credentialRefused: () => refusedRef.current() },
+    }),
+  );
+  const latest = useRef({ instanceUrl, auth, query, range });
+  latest.current = { instanceUrl, auth, query, range };
+  useEffect(() => {
+    const { instanceUrl: url, auth: credential, query: q, range: r } = latest.current;
+    if (!q.trim()) return;
+    // A refresh tick of the same query leaves a live tail alone (the tail is already newer than any search);
+    // running another query leaves the tail for the search, as Grafana's Explore does.
+    const tailing = tail.getSnapshot();
+    if (tailing.matches('live') && tailing.context.request?.query === q) return;
+    tail.send({ type: 'tail.dismiss' });
+    search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r } });
+  }, [runId, search, tail]);
+  const tailState = useSelector(tail, (s) => s.value);
+  const tailing = tailState !== 'off';
+  const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });
+  const onFilter = (edit: FilterEdit) => onQueryChange(addFilter(query, edit));
+  return (
+    <section aria-label="Logs" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+      <TailControls actor={tail} start={startTail} />
+      {tailing ? (
+        <TailResults actor={tail} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} />
+      ) : (
+        <SearchResults actor={search} range={range} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} instanceUrl={instanceUrl} auth={auth} />
+      )}
+    </section>
+  );
+}
+
+export { SearchResults as LogSearchResults, TailResults as LogTailResults, TailControls as LogTailControls };

@@ -1,0 +1,171 @@
+// The explorer's metric results: a PromQL query, or a LogQL metric query (the shell decides), run by the
+// qryn-metric-query machine. A range query is drawn as a uPlot chart or shown as a table (the view is in the address),
+// an instant query as a table; a step control (auto or chosen); the table as YourData.csv / YourData.json.
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { css } from 'styled-system/css';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import { Alert } from '../../../../components/ui/alert';
+import { Button, buttonStyles } from '../../../../components/ui/button';
+import { Field, NativeSelect } from '../../../../components/ui/field';
+import { Spinner } from '../../../../components/ui/spinner';
+import type { ExplorerView } from '../../../../machines/qryn-explorer/explorer-url';
+import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../../machines/qryn-explorer/qryn-metric-query.machine';
+import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
+import { tableCsv, tableJson } from '../../../../services/qryn-view';
+import { TimeSeriesChart } from './time-series-chart';
+
+export const STEPS = [
+  { value: 'auto', label: 'Auto' },
+  { value: '15', label: '15s' },
+  { value: '30', label: '30s' },
+  { value: '60', label: '1m' },
+  { value: '300', label: '5m' },
+  { value: '900', label: '15m' },
+  { value: '3600', label: '1h' },
+] as const;
+
+const dataUrl = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+
+function Downloads({ table }: { table: ResultTable }) {
+  const exports = useMemo(() => ({ csv: dataUrl('text/csv', tableCsv(table)), json: dataUrl('application/json', tableJson(table)) }), [table]);
+  return (
+    <div className={css({ display: 'flex', gap: '2' })}>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.csv" href={exports.csv}>
+        Export CSV
+      </a>
+      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.json" href={exports.json}>
+        Export JSON
+      </a>
+    </div>
+  );
+}
+
+export function ResultsTable({ table }: { table: ResultTable }) {
+  if (table.rows.length === 0) return <p>Nothing matched in this time range.</p>;
+  return (
+    <div className={css({ overflowX: 'auto', maxH: '96', overflowY: 'auto' })} tabIndex={0} role="region" aria-label="Results table">
+      <table aria-label="Results" className={css({ w: 'full', textAlign: 'left', textStyle: 'sm', '& th, & td': { py: '1', pr: '4', verticalAlign: 'top' }, '& td': { fontFamily: 'mono', wordBreak: 'break-word' } })}>
+        <thead>
+          <tr>
+            {table.columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((cell, j) => (
+                <td key={j}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export interface MetricsResultsProps {
+  actor: ActorRefFrom<QrynMetricQueryMachine>;
+  view: ExplorerView;
+  onViewChange: (view: ExplorerView) => void;
+  kind: 'range' | 'instant';
+  onKindChange: (kind: 'range' | 'instant') => void;
+  step: string;
+  onStepChange: (step: string) => void;
+}
+
+/** The controls and what the machine holds: spinner, the instance's reason, or the chart / table. */
+export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange }: MetricsResultsProps) {
+  const state = useSelector(actor, (s) => s);
+  const result = state.context.result;
+  const table = useMemo(() => (result ? resultTable(result) : null), [result]);
+  const chart = useMemo(() => (result ? chartData(result) : null), [result]);
+  const seriesCount = result ? (result.resultType === 'matrix' || result.resultType === 'vector' ? result.result.length : 1) : 0;
+  const drawn = result?.resultType === 'matrix' && view === 'chart';
+  return (
+    <section aria-label="Metric results" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+      <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'flex-end' })}>
+        <Field label="Query type" className={css({ minW: '36' })}>
+          <NativeSelect value={kind} onChange={(e) => onKindChange(e.target.value as 'range' | 'instant')}>
+            <option value="range">Range</option>
+            <option value="instant">Instant</option>
+          </NativeSelect>
+        </Field>
+        <Field label="Step" className={css({ minW: '28' })} disabled={kind === 'instant'}>
+          <NativeSelect value={step} onChange={(e) => onStepChange(e.target.value)}>
+            {STEPS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <div role="group" aria-label="Show as" className={css({ display: 'flex', gap: '1' })}>
+          {(['chart', 'table'] as const).map((v) => (
+            <Button key={v} size="sm" variant={view === v ? 'solid' : 'outline'} aria-pressed={view === v} onClick={() => onViewChange(v)}>
+              {v === 'chart' ? 'Chart' : 'Table'}
+            </Button>
+          ))}
+        </div>
+        {state.matches('results') && table && <Downloads table={table} />}
+      </div>
+      {state.matches('running') && <Spinner size="lg" label="Running the query" />}
+      {state.matches('error') && (
+        <Alert status="error" title="The query failed">
+          {state.context.error}
+        </Alert>
+      )}
+      {state.matches('results') && result && (
+        <>
+          <p aria-live="polite">
+            {seriesCount} {seriesCount === 1 ? 'series' : 'series'}
+            {result.resultType !== 'matrix' && ` (${result.resultType})`}
+          </p>
+          {drawn && chart ? <TimeSeriesChart data={chart} /> : table && <ResultsTable table={table} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+export interface MetricsPanelProps {
+  target: ExplorerTarget;
+  source: MetricSource;
+  query: string;
+  range: RangeMs;
+  runId: number;
+  view: ExplorerView;
+  onViewChange: (view: ExplorerView) => void;
+  onCredentialRefused: (message: string) => void;
+  /** The last run's error (or null), for the editor to underline. */
+  onError: (message: string | null) => void;
+}
+
+export function MetricsPanel(props: MetricsPanelProps) {
+  const latest = useRef(props);
+  latest.current = props;
+  const actor = useActorRef(
+    qrynMetricQueryMachine.provide({
+      actors: { runMetricQuery: fromPromise(({ input, signal }) => runMetricQuery(latest.current.target, input, signal)) },
+      actions: { credentialRefused: (_, params) => latest.current.onCredentialRefused(params.message) },
+    }),
+  );
+  const [kind, setKind] = useState<'range' | 'instant'>('range');
+  const [step, setStep] = useState('auto');
+  const { runId, query, source, range } = props;
+  useEffect(() => {
+    if (runId === 0) return;
+    const request: MetricRequest = { source, query, kind, range, stepSeconds: step === 'auto' ? autoStepSeconds(range) : Number(step) };
+    actor.send({ type: 'metric.run', request });
+    // Only a run (or a change of how to run) sends: the query text changes with every keystroke.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runId, kind, step, actor]);
+  const error = useSelector(actor, (s) => (s.matches('error') ? s.context.error : null));
+  useEffect(() => latest.current.onError(error), [error]);
+  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} />;
+}
