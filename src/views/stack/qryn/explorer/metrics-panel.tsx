@@ -6,13 +6,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../components/ui/alert';
-import { Button, buttonStyles } from '../../../../components/ui/button';
+import { Button } from '../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../components/ui/field';
 import { Spinner } from '../../../../components/ui/spinner';
 import type { ExplorerView } from '../../../../machines/qryn-explorer/explorer-url';
 import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../../machines/qryn-explorer/qryn-metric-query.machine';
 import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
-import { tableCsv, tableJson } from '../../../../services/qryn-view';
+import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
 
 export const STEPS = [
@@ -24,22 +24,6 @@ export const STEPS = [
   { value: '900', label: '15m' },
   { value: '3600', label: '1h' },
 ] as const;
-
-const dataUrl = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
-
-function Downloads({ table }: { table: ResultTable }) {
-  const exports = useMemo(() => ({ csv: dataUrl('text/csv', tableCsv(table)), json: dataUrl('application/json', tableJson(table)) }), [table]);
-  return (
-    <div className={css({ display: 'flex', gap: '2' })}>
-      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.csv" href={exports.csv}>
-        Export CSV
-      </a>
-      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.json" href={exports.json}>
-        Export JSON
-      </a>
-    </div>
-  );
-}
 
 export function ResultsTable({ table }: { table: ResultTable }) {
   if (table.rows.length === 0) return <p>Nothing matched in this time range.</p>;
@@ -112,7 +96,7 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
             </Button>
           ))}
         </div>
-        {state.matches('results') && table && <Downloads table={table} />}
+        {state.matches('results') && table && <TableExports table={table} />}
       </div>
       {state.matches('running') && <Spinner size="lg" label="Running the query" />}
       {state.matches('error') && (

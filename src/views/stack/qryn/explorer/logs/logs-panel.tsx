@@ -6,12 +6,12 @@ import { useEffect, useMemo, useRef, type JSX } from 'react';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
-import { Button, buttonStyles } from '../../../../../components/ui/button';
+import { Button } from '../../../../../components/ui/button';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
 import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocket, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
-import { tableCsv, tableJson } from '../../../../../services/qryn-view';
+import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
 
@@ -72,24 +72,10 @@ export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input,
   };
 });
 
-const dataUrl = (type: string, text: string) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
-
-/** The lines as YourData.csv / YourData.json, built in the browser (the View's export). */
+/** The lines as the View's export. */
 function LogExports({ lines }: { lines: LogLine[] }) {
-  const exports = useMemo(() => {
-    const table = logsTable(lines);
-    return { csv: dataUrl('text/csv', tableCsv(table)), json: dataUrl('application/json', tableJson(table)) };
-  }, [lines]);
-  return (
-    <div className={css({ display: 'flex', gap: '2' })}>
-      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.csv" href={exports.csv}>
-        Export CSV
-      </a>
-      <a className={buttonStyles({ variant: 'outline', size: 'sm' })} download="YourData.json" href={exports.json}>
-        Export JSON
-      </a>
-    </div>
-  );
+  const table = useMemo(() => logsTable(lines), [lines]);
+  return <TableExports table={table} />;
 }
 
 function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
