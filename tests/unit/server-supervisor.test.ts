@@ -46,6 +46,8 @@ describe('the server supervisor', () => {
         onPid: (p) => void pids.push(p),
       });
       expect(pgid(pid)).not.toBe(pgid(process.pid));
+      // The wrapper (env) sets the variable and then execs the server: its environ shows it only after the exec.
+      expect(await waitFor(() => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep')).toBe(true);
       expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('SUPERVISED_BY=platform');
       process.kill(pid, 'SIGKILL');
       expect(await waitFor(() => pids.length === 2 && supervisor.running(dir))).toBe(true);
