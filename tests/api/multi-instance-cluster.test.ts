@@ -190,7 +190,12 @@ describe.each(databaseTargets())('qryn on a two-shard ClickHouse cluster ($kind)
     }
     expect(outA).toContain(`owns the HEP port ${hepPort}`);
 
-    const platformB: TestPlatform = await startTestPlatform({ databaseUrl: fresh.url, seed: false, env: { ...clusterEnv(cluster), HEP_PORT: String(hepPort) } });
+    // B keeps a credential's access for a minute (the gateway reads QRYN_AUTH_CACHE_MS when it starts), so a refusal
+    // within seconds of a rotation on A can only come from A's notification, not from B's cache running out.
+    process.env.QRYN_AUTH_CACHE_MS = '60000';
+    const platformB: TestPlatform = await startTestPlatform({ databaseUrl: fresh.url, seed: false, env: { ...clusterEnv(cluster), HEP_PORT: String(hepPort) } }).finally(() => {
+      delete process.env.QRYN_AUTH_CACHE_MS;
+    });
     cleanups.push(() => platformB.stopKeepingData());
     // One instance owns the HEP port: B skipped its listener.
     const hepicB = platformB.products.get('hepic') as HepicBackend;
@@ -207,14 +212,22 @@ describe.each(databaseTargets())('qryn on a two-shard ClickHouse cluster ($kind)
     expect(read.status).toBe(200);
     expect(read.lines.sort()).toEqual(lines.map((l) => l.line).sort());
 
-    // B has the credentials in its cache now; rotated on A, they are refused by B on the very next request.
+    // B has the credentials in its cache now; rotated on A, they are refused by B as soon as A's notification arrives.
     const demo = (await platformB.db.query<{ id: string }>("SELECT id FROM users WHERE email = 'demo@example.com'"))[0];
     const acme = (await platformB.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
     const tokenA = await (await createTokenMinter(platformB.db, configA))(demo as never, { organizationId: acme });
     const rotated = await fetch(`${configA.publicUrl}/api/integrations/qryn/config/credentials/rotate?project_id=${projectId}`, { headers: { authorization: `Bearer ${tokenA}` } });
     expect(rotated.status).toBe(200);
     const fresher = (await rotated.json()) as { api_key: string; api_secret: string };
-    expect((await readLines(onB, qryn.basic, 'shared')).status).toBe(401);
+    // PostgreSQL sends the notification when A's change commits, before A answers; B handles it when it arrives on
+    // its listening connection, which on a busy machine can be a moment after A's answer reached this test.
+    const refusedWithin = Date.now() + 5_000;
+    let oldKeyOnB = (await readLines(onB, qryn.basic, 'shared')).status;
+    while (oldKeyOnB === 200 && Date.now() < refusedWithin) {
+      await new Promise((r) => setTimeout(r, 50));
+      oldKeyOnB = (await readLines(onB, qryn.basic, 'shared')).status;
+    }
+    expect(oldKeyOnB).toBe(401);
     expect(await pushLines(onB, qryn.basic, 'shared', [{ stream: 0, line: 'old key' }])).toBe(401);
     const auth = basicOf(fresher.api_key, fresher.api_secret);
     expect((await readLines(onB, auth, 'shared')).status).toBe(200);

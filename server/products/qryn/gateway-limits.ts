@@ -25,6 +25,12 @@ export interface GatewayLimits {
   failedLoginWindowMs: number;
   /** Characters of a query (`query`, `match[]`, `q`, …) the read calls accept. */
   maxQueryLength: number;
+  /**
+   * How long a credential's access is kept before the database is asked again. A rotated key or deleted token is
+   * dropped from it at once on every instance (docs/architecture.md "Growing past one machine"); this bounds what
+   * a missed notification leaves stale.
+   */
+  authCacheMs: number;
 }
 
 export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
@@ -36,6 +42,7 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   failedLogins: 20,
   failedLoginWindowMs: 5 * 60_000,
   maxQueryLength: 4_096,
+  authCacheMs: 2_000,
 };
 
 const ENV: Record<keyof GatewayLimits, string> = {
@@ -47,6 +54,7 @@ const ENV: Record<keyof GatewayLimits, string> = {
   failedLogins: 'QRYN_FAILED_LOGINS',
   failedLoginWindowMs: 'QRYN_FAILED_LOGIN_WINDOW_MS',
   maxQueryLength: 'QRYN_MAX_QUERY_LENGTH',
+  authCacheMs: 'QRYN_AUTH_CACHE_MS',
 };
 
 /** The limits from the environment, defaults where unset; a malformed value is refused by name. */

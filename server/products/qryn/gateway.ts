@@ -27,7 +27,6 @@ import { tempoApi } from './tempo-api';
 
 export const GATEWAY_PREFIX = '/qryn';
 
-const AUTH_CACHE_MS = 2_000;
 /** How long the server-side cache (the Config page's switch) keeps a label or series lookup. */
 export const LOOKUP_CACHE_MS = 30_000;
 const LOOKUP_CACHE_ENTRIES = 5_000;
@@ -51,7 +50,8 @@ export interface GatewayDeps {
 const KNOWN_GOOD_MS = 60 * 60_000;
 
 export function createGateway(deps: GatewayDeps) {
-  const guards = createGatewayGuards(deps.limits ?? gatewayLimits(process.env));
+  const limits = deps.limits ?? gatewayLimits(process.env);
+  const guards = createGatewayGuards(limits);
   const knownGood = new Map<string, number>();
   const accessCache = new Map<string, { until: number; access: Access | null }>();
   const lookupCache = new Map<string, { until: number; value: unknown }>();
@@ -100,7 +100,7 @@ export function createGateway(deps: GatewayDeps) {
     else {
       access = await resolveAccess(header, instanceId);
       if (accessCache.size > 10_000) accessCache.clear();
-      accessCache.set(key, { until: Date.now() + AUTH_CACHE_MS, access });
+      accessCache.set(key, { until: Date.now() + limits.authCacheMs, access });
     }
     if (!access) {
       guards.failedLogin(throttleKeys);
