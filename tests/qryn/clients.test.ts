@@ -187,7 +187,7 @@ describe('real clients push to the qryn gateway', () => {
     expect(m.fingerprints).toBe(7);
     expect(m.rotation_point).toBe(Math.min(m.retaning_data_logs as number, m.retaning_data_traces as number));
     // The default stored-bytes quota (QRYN_MAX_STORED_BYTES unset), against the bytes stored.
-    expect(m.size_limit).toBe(10 * 1024 ** 3);
+    expect(m.size_limit).toBe(10_000_000_000);
     expect(m.size_limit_reached).toBe(false);
   });
 });

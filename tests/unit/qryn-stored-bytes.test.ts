@@ -133,8 +133,8 @@ describe('stored-bytes quota', () => {
     expect(t.calls).toHaveLength(2);
   });
 
-  it('is read from the environment: default 10 GiB, 0 turns it off, a malformed value is refused by name', () => {
-    expect(gatewayLimits({}).maxStoredBytes).toBe(10 * 1024 ** 3);
+  it('is read from the environment: default 10 GB, 0 turns it off, a malformed value is refused by name', () => {
+    expect(gatewayLimits({}).maxStoredBytes).toBe(10_000_000_000);
     expect(DEFAULT_GATEWAY_LIMITS.storedBytesRefreshMs).toBe(5000);
     expect(gatewayLimits({ QRYN_MAX_STORED_BYTES: '0' }).maxStoredBytes).toBe(0);
     expect(gatewayLimits({ QRYN_MAX_STORED_BYTES: '5000000', QRYN_STORED_BYTES_REFRESH_MS: '1000' })).toMatchObject({ maxStoredBytes: 5_000_000, storedBytesRefreshMs: 1000 });

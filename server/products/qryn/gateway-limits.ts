@@ -48,9 +48,9 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   failedLoginWindowMs: 5 * 60_000,
   maxQueryLength: 4_096,
   authCacheMs: 2_000,
-  // 10 GiB: far above what a 7-day retention of the sample rate's defaults keeps compressed for a small tenant,
-  // and small enough that a few tenants cannot fill the one disk of the embedded storage server.
-  maxStoredBytes: 10 * 1024 ** 3,
+  // 10 GB (decimal, the unit storage is priced in: docs/qryn.md "Costs"): room for weeks of a small tenant's
+  // compressed data, and small enough that a few tenants cannot fill the one disk of the embedded storage server.
+  maxStoredBytes: 10_000_000_000,
   storedBytesRefreshMs: 5_000,
 };
 
