@@ -93,8 +93,13 @@ export const QrynMetrics = Schema.Struct({
   unique_metric_series_count: Schema.Number,
   metrics_and_logs_count: Schema.Number,
   rotation_policy_ttl: Schema.Number,
-  /** Storage quota in bytes; null = Unlimited. */
+  /**
+   * Storage quota in bytes; null = Unlimited. The bytes stored it is measured against are `data_bytes` (docs/qryn.md,
+   * Limits: QRYN_MAX_STORED_BYTES).
+   */
   size_limit: Schema.NullOr(Schema.Number),
+  /** `data_bytes` reached `size_limit`: the gateway refuses pushes (429) until retention or deletion brings it under. */
+  size_limit_reached: Schema.Boolean,
   data_bytes: Schema.Number,
   traces_rows: Schema.Number,
   traces_bytes: Schema.Number,
@@ -116,6 +121,8 @@ export const QrynMetrics = Schema.Struct({
   refused_busy: Schema.Number,
   refused_over_limit: Schema.Number,
   refused_sign_ins: Schema.Number,
+  /** Pushes refused because the instance stored more than its quota. */
+  refused_over_quota: Schema.Number,
   /** The limits in force: distinct series per push, samples (lines, metric samples, spans) per second. */
   series_per_push_limit: Schema.Number,
   samples_per_second_limit: Schema.Number,

@@ -69,8 +69,10 @@ test.describe('qryn as the owner', () => {
     await expect(page).toHaveURL(new RegExp(`/${slug}/stack/qryn$`));
     await expect(page).toHaveTitle('Observability Overview');
 
-    // A fresh instance: no byte count yet, so the stats show quota, rotation point and the per-type rows.
-    await expect(page.getByRole('group', { name: 'Storage Quota' })).toContainText('Unlimited');
+    // A fresh instance: no byte count yet, so the stats show quota (the default stored-bytes quota), rotation point
+    // and the per-type rows.
+    await expect(page.getByRole('group', { name: 'Storage Quota' })).toContainText('10 GB');
+    await expect(page.getByRole('group', { name: 'Stored of quota' })).toContainText('0 B of 10 GB (0%)');
     await expect(page.getByRole('table', { name: 'Ingested data by type' }).getByRole('row', { name: /Logs/ })).toContainText('0');
     const url = (await page.getByLabel('Your qryn Instance').textContent())!;
     expect(url).toMatch(/\/qryn\/[a-f0-9]+$/);

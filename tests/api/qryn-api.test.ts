@@ -48,7 +48,7 @@ describe.each(databaseTargets())('qryn API ($kind)', (target) => {
     const config = Schema.decodeUnknownSync(QrynConfig)((await api.request('GET', 'integrations/qryn/config', { token: owner, query: q() })).body);
     expect(config).toMatchObject({ api_key: qryn.apiKey, api_secret: null, ttl_days: 30, ttl_addon_id: 'retention-30d', url: `${api.config.publicUrl}/qryn/${qryn.instanceId}` });
     const metrics = Schema.decodeUnknownSync(QrynMetrics)((await api.request('GET', 'integrations/qryn/metrics', { token: owner, query: q({ start: 0, end: 1 }) })).body);
-    expect(metrics).toMatchObject({ bytes_count: 0, logs_rows: 0, fingerprints: 0, size_limit: null, rotation_point: null });
+    expect(metrics).toMatchObject({ bytes_count: 0, logs_rows: 0, fingerprints: 0, size_limit: 10_000_000_000, size_limit_reached: false, rotation_point: null });
     Schema.decodeUnknownSync(QrynTokenList)((await api.request('GET', 'integrations/qryn/tokens', { token: owner, query: q() })).body);
     // A read-only member sees the config without the key (they see only the Overview).
     const viewer = await api.tokenFor('viewer@example.com', { organizationId: acmeId });

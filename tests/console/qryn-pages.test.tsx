@@ -87,6 +87,8 @@ const metrics = (overrides: Partial<QrynMetricsData>): QrynMetricsData => ({
   refusedBusy: 0,
   refusedOverLimit: 0,
   refusedSignIns: 0,
+  refusedOverQuota: 0,
+  sizeLimitReached: false,
   seriesPerPushLimit: 10_000,
   samplesPerSecondLimit: 50_000,
   ...overrides,
@@ -127,6 +129,24 @@ describe('Overview stats', () => {
     expect(alert.textContent).toContain('2 pushes over the limits (at most 10,000 series per push and 50,000 lines or samples per second)');
     expect(alert.textContent).toContain('1,200 sign-ins after too many failed ones');
     expect(screen.getByRole('group', { name: 'Ingested' })).toBeTruthy();
+  });
+
+  it('the stored-bytes quota: stored of the quota in both layouts, and while it is used up that writes are refused', () => {
+    const { rerender } = render(<IngestionStats metrics={metrics({ bytesCount: 1000, dataBytes: 2_500_000_000, sizeLimit: 10_000_000_000 })} />);
+    expect(screen.getByRole('group', { name: 'Stored of quota' }).textContent).toContain('2.5 GB of 10 GB (25%)');
+    expect(Number(screen.getByRole('progressbar', { name: 'Stored of the storage quota' }).getAttribute('value'))).toBe(2_500_000_000);
+    expect(screen.queryByText(/Writes are refused/)).toBeNull();
+    rerender(<IngestionStats metrics={metrics({ dataBytes: 12_000_000_000, sizeLimit: 10_000_000_000, sizeLimitReached: true, refusedOverQuota: 4 })} />);
+    expect(screen.getByRole('group', { name: 'Stored of quota' }).textContent).toContain('12 GB of 10 GB (100%)');
+    const refused = screen.getByText(/Writes are refused: the storage quota is used up/).closest('[role="alert"]')!;
+    expect(refused.textContent).toContain('This instance stores 12 GB, its quota is 10 GB. Pushes are answered 429');
+    expect(refused.textContent).toContain('reads keep working');
+    expect(screen.getByText(/4 pushes over the storage quota/)).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Storage Quota' }).textContent).toContain('10 GB');
+    // Without a quota nothing of it shows.
+    rerender(<IngestionStats metrics={metrics({ dataBytes: 5000, sizeLimit: null })} />);
+    expect(screen.queryByRole('group', { name: 'Stored of quota' })).toBeNull();
+    expect(screen.queryByText(/Writes are refused/)).toBeNull();
   });
 
   it('the period is the current month from the first, in seconds', () => {

@@ -186,6 +186,8 @@ describe('real clients push to the qryn gateway', () => {
     // winston-proto, winston-json (level warn), queue_depth a/b, cpu_usage_idle, cpu_cores, events: 7 series.
     expect(m.fingerprints).toBe(7);
     expect(m.rotation_point).toBe(Math.min(m.retaning_data_logs as number, m.retaning_data_traces as number));
-    expect(m.size_limit).toBeNull();
+    // The default stored-bytes quota (QRYN_MAX_STORED_BYTES unset), against the bytes stored.
+    expect(m.size_limit).toBe(10_000_000_000);
+    expect(m.size_limit_reached).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { createGateway } from '../../server/products/qryn/gateway';
 import { DEFAULT_GATEWAY_LIMITS, gatewayLimits, type GatewayLimits } from '../../server/products/qryn/gateway-limits';
 import type { Writer } from '../../server/products/qryn/ingest/writer';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
+import { measureStoredBytes } from '../../server/products/qryn/stored-bytes';
 
 // The gateway's limits: bytes in flight per instance and overall with the storage stalled (429/503 before memory
 // goes), series per push, samples per second, failed sign-ins per credential and address, and bad input that used
@@ -256,5 +257,68 @@ describe('Prometheus label names that are Object.prototype members', () => {
     const rows = await client.query<{ labels: string }>(`SELECT labels FROM ${instance.database_name}.time_series WHERE labels LIKE '%proto_names%'`);
     // Compared as entries: an object literal cannot hold an own "__proto__" key.
     expect(Object.entries(JSON.parse(rows[0].labels)).sort()).toEqual([['__name__', 'proto_names'], ['__proto__', 'p'], ['constructor', 'c'], ['toString', 't']]);
+  });
+});
+
+describe('stored-bytes quota', () => {
+  // Last in the file: it drops the instance's partitions to bring it back under the quota.
+  it('pushes until over a tiny quota: every write path gets 429 before storing, reads work, and under it again writes are accepted', async () => {
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const before = await measureStoredBytes(client, instance.database_name);
+    const refreshMs = 150;
+    // One byte above what is stored now: the next push is accepted and takes the instance over.
+    const gw = await gatewayWith({ maxStoredBytes: before + 1, storedBytesRefreshMs: refreshMs });
+    const auth = { authorization: qryn.basic };
+    const lines = async (like: string) =>
+      Number((await client.query<{ n: string }>(`SELECT count() AS n FROM ${instance.database_name}.log_samples WHERE line LIKE '${like}'`))[0].n);
+    try {
+      const line = (n: number) => JSON.stringify({ streams: [{ stream: { app: 'quota' }, values: [[`${Date.now()}000000`, `quota-line ${n}`]] }] });
+      expect((await push(gw.url, line(1))).status).toBe(204);
+      expect(await measureStoredBytes(client, instance.database_name)).toBeGreaterThan(before + 1);
+      // Under the quota a stale figure is refreshed in the background while the push goes on: the push after the
+      // interval may still pass on the old figure; the one after that sees the new one.
+      let refused: Response | undefined;
+      let accepted = 1;
+      for (let n = 2; n <= 4 && !refused; n++) {
+        await new Promise((r) => setTimeout(r, refreshMs + 50));
+        const response = await push(gw.url, line(n));
+        if (response.status === 204) accepted++;
+        else refused = response;
+      }
+      expect(accepted).toBeLessThanOrEqual(2);
+      expect(refused?.status).toBe(429);
+      expect((await refused!.json()).message).toMatch(/^This instance stores \d+ bytes, over its quota of \d+ bytes: pushes are refused until retention or deletion brings it under \(reads keep working\)\.$/);
+      // Every write path: remote write, Influx, Zipkin, OTLP, bulk.
+      const others: [string, string, string][] = [
+        ['/api/v1/prom/remote/write', 'application/x-protobuf', 'x'],
+        ['/write', 'text/plain', 'cpu,host=a value=1'],
+        ['/api/v2/spans', 'application/json', '[]'],
+        ['/v1/traces', 'application/json', '{"resourceSpans":[]}'],
+        ['/_bulk', 'application/x-ndjson', '{"index":{}}\n{"message":"m"}\n'],
+      ];
+      for (const [path, type, body] of others) {
+        const response = await fetch(`${gw.url}${path}`, { method: 'POST', headers: { ...auth, 'content-type': type }, body });
+        expect(response.status, path).toBe(429);
+      }
+      expect(await lines('quota-line %')).toBe(accepted);
+
+      // Reads keep working.
+      const read = await fetch(`${gw.url}/loki/api/v1/query_range?query=${encodeURIComponent('{app="quota"}')}&start=${Date.now() - 3_600_000}000000&end=${Date.now() + 60_000}000000`, { headers: auth });
+      expect(read.status).toBe(200);
+      expect(JSON.stringify(await read.json())).toContain('quota-line 1');
+      expect((await fetch(`${gw.url}/api/v1/labels`, { headers: auth })).status).toBe(200);
+
+      // Deletion brings it under (as retention does: whole partitions dropped): the next push is accepted.
+      const partitions = await client.query<{ table: string; partition: string }>(
+        `SELECT DISTINCT table, partition FROM system.parts WHERE database = '${instance.database_name}' AND active`,
+      );
+      for (const p of partitions) await client.command(`ALTER TABLE ${instance.database_name}.${p.table} DROP PARTITION '${p.partition}'`);
+      await new Promise((r) => setTimeout(r, refreshMs + 50));
+      expect((await push(gw.url, line(3))).status).toBe(204);
+      expect(await lines('quota-line 3')).toBe(1);
+    } finally {
+      await gw.close();
+    }
   });
 });

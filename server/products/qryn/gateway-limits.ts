@@ -7,7 +7,8 @@ import { HttpError } from './gateway-http';
 //   before the body is held in memory (the declared length is reserved first, then every chunk);
 // - per push: at most so many distinct series;
 // - per instance: samples (log lines, metric samples, spans) per second, a token bucket with a burst;
-// - failed sign-ins per credential and per address: past the allowance within a window, 429 until it ends.
+// - failed sign-ins per credential and per address: past the allowance within a window, 429 until it ends;
+// - per instance: bytes stored (stored-bytes.ts), measured in ClickHouse every few seconds; over it pushes get 429.
 
 export interface GatewayLimits {
   /** Push bytes held at once over all instances (raw and decompressed). */
@@ -31,6 +32,10 @@ export interface GatewayLimits {
    * a missed notification leaves stale.
    */
   authCacheMs: number;
+  /** Bytes on disk one instance may store; past them pushes are refused (0 = no quota). */
+  maxStoredBytes: number;
+  /** How old the measure of an instance's stored bytes may be before the store is asked again. */
+  storedBytesRefreshMs: number;
 }
 
 export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
@@ -43,6 +48,10 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   failedLoginWindowMs: 5 * 60_000,
   maxQueryLength: 4_096,
   authCacheMs: 2_000,
+  // 10 GB (decimal, the unit storage is priced in: docs/qryn.md "Costs"): room for weeks of a small tenant's
+  // compressed data, and small enough that a few tenants cannot fill the one disk of the embedded storage server.
+  maxStoredBytes: 10_000_000_000,
+  storedBytesRefreshMs: 5_000,
 };
 
 const ENV: Record<keyof GatewayLimits, string> = {
@@ -55,7 +64,12 @@ const ENV: Record<keyof GatewayLimits, string> = {
   failedLoginWindowMs: 'QRYN_FAILED_LOGIN_WINDOW_MS',
   maxQueryLength: 'QRYN_MAX_QUERY_LENGTH',
   authCacheMs: 'QRYN_AUTH_CACHE_MS',
+  maxStoredBytes: 'QRYN_MAX_STORED_BYTES',
+  storedBytesRefreshMs: 'QRYN_STORED_BYTES_REFRESH_MS',
 };
+
+/** Limits that 0 turns off. */
+const ZERO_IS_OFF = new Set<keyof GatewayLimits>(['maxStoredBytes']);
 
 /** The limits from the environment, defaults where unset; a malformed value is refused by name. */
 export function gatewayLimits(env: Record<string, string | undefined>): GatewayLimits {
@@ -64,7 +78,13 @@ export function gatewayLimits(env: Record<string, string | undefined>): GatewayL
     const value = env[ENV[key]];
     if (value === undefined || value === '') continue;
     const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${ENV[key]} must be a positive whole number (got "${value}").`);
+    if (ZERO_IS_OFF.has(key) && n === 0) {
+      limits[key] = 0;
+      continue;
+    }
+    if (!Number.isSafeInteger(n) || n <= 0) {
+      throw new Error(`${ENV[key]} must be a positive whole number${ZERO_IS_OFF.has(key) ? ' or 0 (off)' : ''} (got "${value}").`);
+    }
     limits[key] = n;
   }
   return limits;
@@ -78,6 +98,8 @@ export interface Refusals {
   overLimit: number;
   /** Requests refused after too many failed sign-ins. */
   throttledLogins: number;
+  /** Pushes refused because the instance stored more than its quota. */
+  overQuota: number;
 }
 
 export function createGatewayGuards(limits: GatewayLimits, nowMs: () => number = Date.now) {
@@ -90,7 +112,7 @@ export function createGatewayGuards(limits: GatewayLimits, nowMs: () => number =
   const refusalsOf = (instanceId: string) => {
     let entry = refusals.get(instanceId);
     if (!entry) {
-      entry = { busy: 0, overLimit: 0, throttledLogins: 0 };
+      entry = { busy: 0, overLimit: 0, throttledLogins: 0, overQuota: 0 };
       // Instance ids in paths are not checked before sign-in: unknown ones are counted but not kept without bound.
       if (refusals.size < 10_000) refusals.set(instanceId, entry);
     }
@@ -177,6 +199,11 @@ export function createGatewayGuards(limits: GatewayLimits, nowMs: () => number =
         if (!entry || entry.until <= now) failures.set(key, { count: 1, until: now + limits.failedLoginWindowMs });
         else entry.count++;
       }
+    },
+
+    /** Counts a push refused over the stored-bytes quota (stored-bytes.ts decides). */
+    overQuota(instanceId: string): void {
+      refusalsOf(instanceId).overQuota++;
     },
 
     refusals: (instanceId: string): Refusals => ({ ...refusalsOf(instanceId) }),

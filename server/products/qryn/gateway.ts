@@ -15,6 +15,7 @@ import {
 } from './gateway-http';
 import { createGatewayGuards, gatewayLimits, type GatewayLimits } from './gateway-limits';
 import { lokiApi } from './loki-api';
+import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
 import { tempoApi } from './tempo-api';
@@ -52,6 +53,12 @@ const KNOWN_GOOD_MS = 60 * 60_000;
 export function createGateway(deps: GatewayDeps) {
   const limits = deps.limits ?? gatewayLimits(process.env);
   const guards = createGatewayGuards(limits);
+  const storedBytes = createStoredBytesQuota<QrynInstanceRow>({
+    maxBytes: limits.maxStoredBytes,
+    refreshMs: limits.storedBytesRefreshMs,
+    measure: async (instance) => measureStoredBytes(await deps.storage(instance), instance.database_name),
+    log: deps.log,
+  });
   const knownGood = new Map<string, number>();
   const accessCache = new Map<string, { until: number; access: Access | null }>();
   const lookupCache = new Map<string, { until: number; value: unknown }>();
@@ -154,6 +161,17 @@ export function createGateway(deps: GatewayDeps) {
     await deps.writer.write({ id: access.instance.id, database: access.instance.database_name, client, fingerprintLimit: access.instance.fingerprint_limit }, batch);
   }
 
+  /** The stored-bytes quota (stored-bytes.ts), before the body is read: over it the push is refused unread. */
+  async function admitStoredBytes(req: IncomingMessage, access: Access): Promise<void> {
+    try {
+      await storedBytes.admit(access.instance);
+    } catch (error) {
+      guards.overQuota(access.instance.id);
+      req.resume();
+      throw error;
+    }
+  }
+
   const nowNs = () => BigInt(deps.nowMs()) * 1_000_000n;
 
   /** One push: the body read under the in-flight bound, decoded, checked against the limits, written. */
@@ -232,6 +250,7 @@ export function createGateway(deps: GatewayDeps) {
     require(access, isPush ? 'write' : 'read');
 
     if (isPush) {
+      await admitStoredBytes(req, access);
       const ticket = guards.ticket(access.instance.id);
       try {
         await pushCall(req, res, access, path, url, ticket.add);
@@ -260,6 +279,8 @@ export function createGateway(deps: GatewayDeps) {
     /** What was refused of an instance (in-flight bound, limits, sign-in throttle) since the platform started. */
     refusals: guards.refusals,
     limits: guards.limits,
+    /** The stored-bytes quota's last measure per instance (undefined before the first push measured it). */
+    storedBytes: storedBytes.stored,
     /** Authenticates a request as every gateway read is (the live tail's WebSocket upgrade): read scope required. */
     async authorizeRead(req: IncomingMessage, instanceId: string): Promise<Access> {
       const access = await authenticate(req, instanceId);
@@ -271,6 +292,8 @@ export function createGateway(deps: GatewayDeps) {
       accessCache.clear();
       knownGood.clear();
       lookupCache.clear();
+      // A release, or a limit change: the next push measures again.
+      storedBytes.forget();
     },
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://gateway.invalid');

@@ -148,8 +148,14 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
       const client = await qryn.storageOf(instance);
       const today = new Date(ctx.clock.nowMs()).toISOString().slice(0, 10);
       const refused = qryn.gateway.refusals(instance.id);
+      const stats = await instanceStats(client, instance.database_name, period, { ttlDays: instance.ttl_days, fingerprintLimit: instance.fingerprint_limit, today });
+      // The gateway's stored-bytes quota, against the same figure it measures (stored-bytes.ts), read fresh here.
+      const quota = qryn.gateway.limits.maxStoredBytes;
       sendJson(res, 200, {
-        ...(await instanceStats(client, instance.database_name, period, { ttlDays: instance.ttl_days, fingerprintLimit: instance.fingerprint_limit, today })),
+        ...stats,
+        size_limit: quota > 0 ? quota : null,
+        size_limit_reached: quota > 0 && stats.data_bytes >= quota,
+        refused_over_quota: refused.overQuota,
         refused_busy: refused.busy,
         refused_over_limit: refused.overLimit,
         refused_sign_ins: refused.throttledLogins,

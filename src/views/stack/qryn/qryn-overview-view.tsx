@@ -44,6 +44,7 @@ export function Refusals({ metrics }: { metrics: QrynMetricsData }) {
     metrics.refusedOverLimit > 0 &&
       `${formatNumber(metrics.refusedOverLimit)} pushes over the limits (at most ${formatNumber(metrics.seriesPerPushLimit)} series per push and ${formatNumber(metrics.samplesPerSecondLimit)} lines or samples per second)`,
     metrics.refusedSignIns > 0 && `${formatNumber(metrics.refusedSignIns)} sign-ins after too many failed ones`,
+    metrics.refusedOverQuota > 0 && `${formatNumber(metrics.refusedOverQuota)} pushes over the storage quota`,
   ].filter((part): part is string => Boolean(part));
   if (parts.length === 0) return null;
   return (
@@ -57,10 +58,39 @@ export function Refusals({ metrics }: { metrics: QrynMetricsData }) {
   );
 }
 
+/**
+ * The stored-bytes quota (docs/qryn.md, Limits), in both layouts: bytes stored of the quota, and while it is used up
+ * the state that writes are refused. Nothing without a quota.
+ */
+export function StorageQuota({ metrics }: { metrics: QrynMetricsData }) {
+  if (!metrics.sizeLimit) return null;
+  const used = `${formatBytes(metrics.dataBytes)} of ${formatBytes(metrics.sizeLimit)} (${percent(Math.min(metrics.dataBytes, metrics.sizeLimit), metrics.sizeLimit)})`;
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      {metrics.sizeLimitReached && (
+        <Alert status="error" title="Writes are refused: the storage quota is used up">
+          This instance stores {formatBytes(metrics.dataBytes)}, its quota is {formatBytes(metrics.sizeLimit)}. Pushes are answered 429 until
+          retention or deletion brings it under; reads keep working.
+        </Alert>
+      )}
+      <div role="group" aria-label="Stored of quota" className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+        <span className={css({ color: 'fg.muted', textStyle: 'sm' })}>Stored of quota: {used}</span>
+        <progress
+          aria-label="Stored of the storage quota"
+          max={metrics.sizeLimit}
+          value={Math.min(metrics.dataBytes, metrics.sizeLimit)}
+          className={css({ w: 'full', h: '2' })}
+        />
+      </div>
+    </div>
+  );
+}
+
 /** The stats in the spec's two layouts: with a byte count, the four totals; otherwise quota, rotation point and per-type rows. */
 export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <StorageQuota metrics={metrics} />
       <Refusals metrics={metrics} />
       <IngestionTotals metrics={metrics} />
     </div>
