@@ -67,11 +67,13 @@ fi
 # chromium and stops them; figures over budget are printed, not failing (BENCH_SMOKE=1); an error or a timeout fails
 # the stage. `timeout` ends a hung script's whole process group (its chromium included).
 browser_bench_smoke() {
-  local status=0 bench
+  local status=0 bench started
   for bench in "scripts/bench-bundle.ts" "scripts/bench-browser.ts routes" "scripts/bench-lighthouse.ts"; do
     printf -- '-- BENCH_SMOKE=1 tsx %s\n' "$bench"
+    started=$SECONDS
     # shellcheck disable=SC2086 # the script and its argument
     BENCH_SMOKE=1 timeout -k 10 240 npx tsx $bench || { echo "FAILED: $bench (exit $?)"; status=1; }
+    printf -- '-- %s: %d s\n' "$bench" $((SECONDS - started))
   done
   return "$status"
 }
