@@ -8,13 +8,17 @@
 //   link click to the new page's heading), and each route chunk's own JavaScript from Vite's manifest (budget 60 kB).
 //
 // Benchmarks print numbers; they are not timed tests. A figure over budget sets a non-zero exit code.
-import { existsSync, readFileSync } from 'node:fs';
+//
+// BENCH_SMOKE=1 (scripts/test.sh runs it after the build; scripts/bench-budget.ts): `routes` makes one counted change
+// to each route, `loads` (and bench:bundle) loads the landing route only; budgets are printed but not held.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../playwright.config';
 import { signInThroughConsole } from '../e2e/login-page';
 import { startTestPlatform } from '../tests/support/start-platform';
+import { benchSmoke, budgetExitCode, requireBuild, requireFigures } from './bench-budget';
 
 export const LANDING_BUDGET_KB = 150;
 export const ROUTE_CHANGE_BUDGET_MS = 50;
@@ -62,14 +66,20 @@ async function signedInStorage(browser: Browser, baseUrl: string): Promise<{ sta
   return { state, slug };
 }
 
-export async function measureRouteLoads(): Promise<number> {
+/** The routes a load measurement covers: every main route, or in smoke form the landing (the one with a budget). */
+export function routesToLoad(smoke = benchSmoke()): Route[] {
+  return smoke ? [ROUTES[0]!] : ROUTES;
+}
+
+export async function measureRouteLoads(routes: Route[] = routesToLoad()): Promise<number> {
+  requireBuild();
   const platform = await startTestPlatform({ seed: true });
   const browser = await chromium.launch(chromiumLaunchOptions);
   let exitCode = 0;
   try {
     const { state, slug } = await signedInStorage(browser, platform.url);
     console.log('\nScripts the browser loads to paint each route after sign-in (chromium, cold cache), gzipped:');
-    for (const route of ROUTES) {
+    for (const route of routes) {
       // A new context per route: an empty HTTP cache, the identity server's session cookie from the sign-in.
       const context = await browser.newContext({ storageState: state });
       const page = await context.newPage();
@@ -86,6 +96,8 @@ export async function measureRouteLoads(): Promise<number> {
       await routeReady(page, route);
       // Chunks a painted page still fetches (prefetches, late imports) count too: give them a moment.
       await page.waitForTimeout(1_000);
+      // A painted route with no script seen means the listener, not the console, is broken.
+      requireFigures([...scripts.values()], `no script response seen while loading ${route.name}`);
       const kb = [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0) / 1024;
       const budget = route.path(slug) === '/' ? ` (budget ${LANDING_BUDGET_KB} kB${kb > LANDING_BUDGET_KB ? ', OVER' : ''})` : '';
       if (route.path(slug) === '/' && kb > LANDING_BUDGET_KB) exitCode = 1;
@@ -107,7 +119,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function measureRouteChanges(rounds = Number(process.env.BENCH_ROUNDS ?? 10)): Promise<number> {
+export async function measureRouteChanges(rounds = Number(process.env.BENCH_ROUNDS ?? (benchSmoke() ? 1 : 10))): Promise<number> {
+  requireBuild();
   const platform = await startTestPlatform({ seed: true });
   const browser = await chromium.launch(chromiumLaunchOptions);
   let exitCode = 0;
@@ -148,6 +161,7 @@ export async function measureRouteChanges(rounds = Number(process.env.BENCH_ROUN
         }
       }
     }
+    requireFigures(timings, `no route change timed (BENCH_ROUNDS=${rounds}: at least 1 is needed)`);
     const p50 = percentile(timings, 50);
     const p95 = percentile(timings, 95);
     console.log(`\nCached client-side route change over ${timings.length} changes: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (budget p95 ${ROUTE_CHANGE_BUDGET_MS} ms${p95 > ROUTE_CHANGE_BUDGET_MS ? ', OVER' : ''})`);
@@ -164,13 +178,13 @@ export async function measureRouteChanges(rounds = Number(process.env.BENCH_ROUN
 
 /** Each lazy route chunk's own JavaScript (not the shared chunks it imports), gzipped, from Vite's manifest. */
 export function printRouteChunks(): number {
-  const dist = path.join(process.cwd(), 'dist');
+  const dist = requireBuild();
   const manifestPath = path.join(dist, '.vite', 'manifest.json');
-  if (!existsSync(manifestPath)) throw new Error('dist/.vite/manifest.json is missing: run npm run build first');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, { file: string; src?: string; isDynamicEntry?: boolean }>;
   let exitCode = 0;
   console.log(`\nRoute chunks, own JavaScript gzipped (budget ${ROUTE_CHUNK_BUDGET_KB} kB):`);
-  for (const chunk of Object.values(manifest).filter((c) => c.isDynamicEntry && c.file.endsWith('.js'))) {
+  const chunks = requireFigures(Object.values(manifest).filter((c) => c.isDynamicEntry && c.file.endsWith('.js')), 'no lazy route chunk in the Vite manifest');
+  for (const chunk of chunks) {
     const kb = gzipSync(readFileSync(path.join(dist, chunk.file))).length / 1024;
     const over = kb > ROUTE_CHUNK_BUDGET_KB;
     if (over && chunk.src?.startsWith('src/views/')) exitCode = 1;
@@ -188,7 +202,7 @@ if (process.argv[1]?.endsWith('bench-browser.ts')) {
   };
   run().then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = budgetExitCode(code);
     },
     (error: unknown) => {
       console.error(error);

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 // that none breaks unnoticed: it must exit 0 and print its figures. The figures are not judged here (a smoke run on
 // a shared machine says nothing of speed); the full runs print them for docs/*.md.
 // Covered elsewhere: bench:query (tests/qryn/bench-smoke.test.ts, tests/logql/bench-smoke.test.ts) and bench:hep
-// (its own test). Not here: bench:bundle, bench:routes and bench:lighthouse build the console first (`npm run
-// build`, minutes on this machine), which the vitest stage runs beside rather than after.
+// (its own test). Not here: bench:bundle, bench:routes and bench:lighthouse need the built console, which the vitest
+// stage runs beside rather than after: scripts/test.sh runs their smoke form after the build ("Browser benchmarks,
+// smoke form"), and tests/bench/browser-bench-smoke.test.ts holds when it fails.
 
 const run = promisify(execFile);
 
