@@ -9,6 +9,11 @@ export const USER_ADDED_MESSAGE = 'User has been successfully added to HEPIC';
 export const ROLE_UPDATED_MESSAGE = 'The role has been updated';
 export const USER_DELETED_MESSAGE = 'User has been successfully deleted from HEPIC';
 export const TOKEN_CREATED_MESSAGE = 'The new token has been created!';
+export const KEY_ROTATED_MESSAGE = 'A new ingestion token has been created; the previous one no longer works.';
+/** Under the show-once value (enable, rotation, a new scoped token): the console cannot show it again. */
+export const SHOWN_ONCE_MESSAGE = 'Copy it now: it is shown only once. Later you will see only its first and last characters.';
+/** The show-info item of enable that carries the instance's ingestion key (shown that once). */
+export const HEPIC_KEY_ITEM_LABEL = 'Token (shown once)';
 export const STATISTICS_UNAVAILABLE_MESSAGE = 'Statistics not currently available';
 export const LAUNCH_DISABLED_MESSAGE = 'Please set hepic users at config tab to launch the app';
 export const ALL_MEMBERS_ADDED_MESSAGE = 'All members of this project have already been added to hepic.';
@@ -58,11 +63,15 @@ export const CreateHepicTokenBody = Schema.Struct({
 });
 export type CreateHepicTokenBody = typeof CreateHepicTokenBody.Type;
 
-/** A scoped token (spec §3 Token). The token is shown in the Auth page's read-only inputs, so it is readable. */
+/**
+ * A scoped token (spec §3 Token). Only its hash is stored (docs/hepic.md, "Keys"): `token` is the plain token in
+ * the creation answer only, null in every later read; `token_hint` (prefix…last four) is what the Auth page shows.
+ */
 export const HepicToken = Schema.Struct({
   id: Schema.Number,
   project_id: Schema.Number,
-  token: Schema.String,
+  token: Schema.NullOr(Schema.String),
+  token_hint: Schema.String,
   name: Schema.String,
   integration_type: Schema.Literal('hepic'),
   status: Schema.Literals(['active', 'expired']),
@@ -76,13 +85,19 @@ export type HepicToken = typeof HepicToken.Type;
 export const HepicTokenList = Schema.Array(HepicToken);
 export const CreateHepicTokenResponse = Schema.Struct({ message: Schema.String, token: HepicToken });
 
+/** POST integrations/hepic/key/rotate: the new ingestion key, shown this once; the old one is refused at once. */
+export const RotateHepicKeyResponse = Schema.Struct({ message: Schema.String, api_key: Schema.String, api_key_hint: Schema.String });
+
 /** GET integrations/hepic/config (spec §3 Config, plus the plan and where HEP is sent). */
 export const HepicConfig = Schema.Struct({
   id: Schema.String,
   project_id: Schema.Number,
   clickhouse_cluster_id: Schema.String,
-  /** The instance's ingestion token (the 'Token' of Data Ingestion); null for read-only members. */
-  api_key: Schema.NullOr(Schema.String),
+  /**
+   * The hint of the instance's ingestion key (the 'Token' of Data Ingestion), null for read-only members. The key
+   * itself is shown once, at enable and at rotation (POST integrations/hepic/key/rotate).
+   */
+  api_key_hint: Schema.NullOr(Schema.String),
   /** The 'HEP Endpoint': host:port, the same port over UDP and TCP. */
   ingress_url: Schema.String,
   /** The application URL (the hepic UI of the instance). */

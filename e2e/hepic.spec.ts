@@ -49,6 +49,9 @@ test.describe.serial('Hepic', () => {
       await form.getByLabel('Storage').selectOption('shared-local');
       await form.getByRole('button', { name: 'Enable Hepic' }).click();
       await expect(page.getByText('HEP Endpoint', { exact: true })).toBeVisible();
+      // The ingestion key is shown this once, with its copy button (only its hash is stored).
+      const enableKey = (await page.locator('dd', { has: page.getByRole('button', { name: 'Copy Token (shown once)' }) }).locator('code').innerText()).trim();
+      expect(enableKey).toMatch(/^hep_/);
       await page.getByRole('link', { name: 'Open Hepic' }).click();
       await expect(page).toHaveURL(/\/stack\/hepic$/);
       await expect(page).toHaveTitle('Hepic Overview');
@@ -97,23 +100,39 @@ test.describe.serial('Hepic', () => {
       await tokenDialog.getByLabel('Name').fill('Edge proxy');
       await tokenDialog.getByRole('button', { name: 'Create token' }).click();
       await expect(page.getByText('The new token has been created!')).toBeVisible();
-      await expect(page.getByText('This hepic instance has 1 scoped token')).toBeVisible();
-      const scoped = await page.getByRole('textbox', { name: 'Edge proxy (read)' }).inputValue();
+      // The new token is shown once in the modal; the list then shows its hint only.
+      const shown = page.getByRole('dialog', { name: 'Your new scoped token' });
+      await expect(shown).toContainText('it is shown only once');
+      const scoped = await shown.getByRole('textbox', { name: 'New token' }).inputValue();
       expect(scoped).toMatch(/^hep_/);
+      await expect(shown.getByRole('button', { name: 'Copy New token' })).toBeVisible();
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByText('This hepic instance has 1 scoped token')).toBeVisible();
+      await expect(page.getByRole('textbox', { name: 'Edge proxy (read)' })).toHaveValue(`${scoped.slice(0, 8)}…${scoped.slice(-4)}`);
 
-      // Data Ingestion: the endpoint and token shown are the ones that work.
+      // Data Ingestion: the endpoint and the key's hint; the examples carry a placeholder.
       await hepicNav(page).getByRole('link', { name: 'Data Ingestion' }).click();
       await expect(page).toHaveURL(/data-ingestion\/agents--heplify$/);
       const endpoint = await page.getByRole('textbox', { name: 'HEP Endpoint' }).inputValue();
-      const token = await page.getByRole('textbox', { name: 'Token', exact: true }).inputValue();
+      await expect(page.getByRole('textbox', { name: 'Token', exact: true })).toHaveValue(`${enableKey.slice(0, 8)}…${enableKey.slice(-4)}`);
+      await expect(page.locator('code')).toContainText(`-hs ${endpoint} -hp '<your-hepic-token>'`);
+      // Rotating (the superadmin may) shows the new key once and puts it in the examples; the old key is refused.
+      await page.getByRole('button', { name: 'Rotate token' }).click();
+      await page.getByRole('alertdialog', { name: 'Rotate the ingestion token' }).getByRole('button', { name: 'Rotate token' }).click();
+      const newKey = page.getByRole('textbox', { name: 'New token' });
+      await expect(newKey).toHaveValue(/^hep_/);
+      const token = await newKey.inputValue();
+      expect(token).not.toBe(enableKey);
+      await expect(page.getByText('it is shown only once')).toBeVisible();
       await expect(page.locator('code')).toContainText(`-hs ${endpoint} -hp '${token}'`);
       const port = Number(endpoint.split(':').at(-1));
+      await sendUdp(port, [hepPacket(sipInvite('e2e-old-key@test'), enableKey)]);
       await sendUdp(port, [hepPacket(sipInvite('e2e-udp@test'), token), hepPacket(sipResponse('e2e-udp@test'), token)]);
       await sendTcp(port, [Buffer.concat([hepPacket(sipInvite('e2e-tcp@test'), scoped, { protocol: 6 }), hepPacket(sipResponse('e2e-tcp@test'), scoped, { protocol: 6 })])]);
       await sendUdp(port, [hepPacket(sipInvite('e2e-wrong@test'), 'hep_wrong')]);
 
       await hepicNav(page).getByRole('link', { name: 'Overview' }).click();
-      // The wrong key's packet is not counted; the Overview reads the statistics again every 10 s.
+      // The wrong and the rotated-away key's packets are not counted; the Overview reads the statistics again every 10 s.
       await expect(page.getByTestId('statistic-Packets')).toHaveText('4', { timeout: 30_000 });
       await expect(page.getByTestId('statistic-Ingested')).toContainText(/\d+(\.\d+)? (B|kB)/);
       await expect(page.getByRole('link', { name: 'Launch hepic' })).toBeVisible();

@@ -65,7 +65,7 @@ async function servePlatform(): Promise<void> {
     projectId,
     gatewayReady: `${qryn.url}/ready`,
     hepPort: hepic.port,
-    hepKey: hepic.instance.api_key,
+    hepKey: hepic.apiKey,
     storageUrl: storage.url,
     storageUser: storage.user,
     storagePassword: storage.password,

@@ -136,8 +136,9 @@ function preparedStatementNames(): (sql: string, params?: readonly unknown[]) =>
  * Applies server/db/migrations/*.sql in file-name order, each once, each in its own transaction. An advisory lock
  * keeps two instances starting against one PostgreSQL from running the same migration twice.
  */
-export async function migrate(db: Database): Promise<string[]> {
-  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
+export async function migrate(db: Database, options: { before?: string } = {}): Promise<string[]> {
+  // `before` stops at a migration (tests of a migration set up the rows it converts, then run it).
+  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql') && (options.before === undefined || f < options.before)).sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7311)');

@@ -5,10 +5,11 @@ import { decodeInput, type FieldErrors } from '../../contract/common';
 import { ErrorText } from '../../contract/errors';
 import { AddHepicUsersBody, CreateHepicTokenBody, HepicToggleBody, RemoveHepicUserQuery, UpdateHepicRoleBody, type HepicGroup } from '../../contract/hepic';
 import { ApiError, ValidationError, fieldErrorsOf } from './errors';
-import { addHepicUser, createHepicToken, removeHepicUser, setHepicAutoAdd, updateHepicUserRole } from './hepic';
+import { addHepicUser, createHepicToken, removeHepicUser, rotateHepicKey, setHepicAutoAdd, updateHepicUserRole } from './hepic';
 
 export const HEPIC_INTENTS = [
   'CREATE_HEPIC_TOKEN',
+  'ROTATE_HEPIC_KEY',
   'TOGGLE_HEPIC_AUTO_ADD_USERS',
   'ADD_HEPIC_USER',
   'REMOVE_HEPIC_USER',
@@ -20,6 +21,7 @@ export type HepicIntent = (typeof HEPIC_INTENTS)[number];
 export const INVALID_OPERATION_DESCRIPTION = 'The form sent an operation this page does not know. Nothing has been changed.';
 
 export type HepicIntentResult =
+  /** `token`: the new scoped token or ingestion key, in this answer only (the server keeps its hash). */
   | { ok: true; intent: HepicIntent; message: string; confirm?: boolean; token?: string; enabled?: boolean }
   | { ok: false; status: number; intent: string | null; error?: string; description?: string; fieldErrors?: FieldErrors };
 
@@ -61,7 +63,11 @@ export async function runHepicIntent(projectId: number, form: FormData): Promise
         const outcome = decodeInput(CreateHepicTokenBody, { name: text(form, 'name'), scope: 'read', ttl_days: Number(text(form, 'ttlDays', 'ttl_days') || Number.NaN) });
         if (!outcome.ok) return invalid(outcome.errors, intent);
         const answer = await createHepicToken(projectId, { name: outcome.value.name, scope: 'read', ttlDays: outcome.value.ttl_days });
-        return { ok: true, intent, message: answer.message, token: answer.token.token };
+        return { ok: true, intent, message: answer.message, token: answer.token.token ?? undefined };
+      }
+      case 'ROTATE_HEPIC_KEY': {
+        const answer = await rotateHepicKey(projectId);
+        return { ok: true, intent, message: answer.message, token: answer.apiKey };
       }
       case 'TOGGLE_HEPIC_AUTO_ADD_USERS': {
         const outcome = decodeInput(HepicToggleBody, { enabled: text(form, 'enabled') === 'true' });

@@ -8,6 +8,7 @@ import {
   HepicToggleResponse,
   HepicTokenList,
   HepicUserList,
+  RotateHepicKeyResponse,
   UpdateHepicRoleResponse,
   type HepicGroup,
 } from '../../contract/hepic';
@@ -30,6 +31,8 @@ export const listHepicCandidates = (projectId: number) => http.get(`${base}/user
 
 export const createHepicToken = (projectId: number, body: { name: string; scope: 'read'; ttlDays: number }) =>
   http.post(`${base}/tokens`, CreateHepicTokenResponse, { searchParams: project(projectId), json: body });
+/** A new ingestion key (shown this once); the old one stops working at once. */
+export const rotateHepicKey = (projectId: number) => http.post(`${base}/key/rotate`, RotateHepicKeyResponse, { searchParams: project(projectId) });
 export const addHepicUser = (projectId: number, userId: string, group: HepicGroup) =>
   http.post(`${base}/users`, MessageResponse, { searchParams: project(projectId), json: { users: [{ userId, group }] } });
 export const removeHepicUser = (projectId: number, userId: string) => http.delete(`${base}/users`, MessageResponse, { searchParams: { ...project(projectId), user_id: userId } });

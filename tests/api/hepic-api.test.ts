@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Schema } from 'effect';
@@ -10,7 +11,11 @@ import {
   AddHepicUsersBody,
   CANNOT_REMOVE_SELF_MESSAGE,
   CreateHepicTokenBody,
+  CreateHepicTokenResponse,
+  HEPIC_KEY_ITEM_LABEL,
   HepicConfig,
+  KEY_ROTATED_MESSAGE,
+  RotateHepicKeyResponse,
   HepicStatistics,
   HepicTokenList,
   HepicToggleBody,
@@ -47,6 +52,8 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
   let productionId: number;
   let stagingId: number;
   let hepic: HepicBackend;
+  /** The ingestion key from the enable answer (the only place it is ever shown). */
+  let apiKey: string;
 
   beforeAll(async () => {
     api = await startApi(target, { products: true });
@@ -94,10 +101,16 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     const enabled = await api.request('POST', 'integrations/hepic/', { token: owner, query: q(), body: { price_id: 'hepic-starter', cluster_id: 'shared-local' } });
     expect(enabled.status).toBe(201);
     const body = Schema.decodeUnknownSync(EnableProductResponse)(enabled.body);
-    expect(body.items).toEqual([{ label: 'HEP Endpoint', value: `127.0.0.1:${hepic.listener()!.port}` }]);
+    expect(body.items).toEqual([
+      { label: 'HEP Endpoint', value: `127.0.0.1:${hepic.listener()!.port}` },
+      { label: HEPIC_KEY_ITEM_LABEL, value: expect.stringMatching(/^hep_[A-Za-z0-9_-]{24}$/) },
+    ]);
+    apiKey = body.items[1].value;
     const config = Schema.decodeUnknownSync(HepicConfig)((await api.request('GET', 'integrations/hepic/config', { token: owner, query: q() })).body);
     expect(config).toMatchObject({ price_id: 'hepic-starter', clickhouse_cluster_id: 'shared-local', auto_add: false, ingress_url: body.items[0].value });
-    expect(config.api_key).toMatch(/^hep_/);
+    // Later reads carry only the hint: the key's prefix and last four characters.
+    expect(config.api_key_hint).toBe(`${apiKey.slice(0, 8)}…${apiKey.slice(-4)}`);
+    expect(JSON.stringify(config)).not.toContain(apiKey);
     // The one who enabled it is its superadmin; nobody else is listed, so others cannot read it.
     const users = Schema.decodeUnknownSync(HepicUserList)((await api.request('GET', 'integrations/hepic/users', { token: owner, query: q() })).body);
     expect(users.map((u) => [u.email, u.group])).toEqual([['demo@example.com', 'superadmin']]);
@@ -109,7 +122,7 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
   });
 
   it('HEP v3 packets with SIP over UDP and TCP carrying the token are stored and move the statistics', async () => {
-    const { api_key: token } = (await api.request('GET', 'integrations/hepic/config', { token: owner, query: q() })).body;
+    const token = apiKey;
     const port = hepic.listener()!.port;
     const before = await statistics();
     expect(before).toMatchObject({ storage_usage_bytes: 0, packets: 0, storage_quota: 10_000_000_000, rotation_point_sec: null });
@@ -145,7 +158,7 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
   });
 
   it('packets with a wrong key, no key, or garbage are dropped and not counted; the listener keeps serving', async () => {
-    const { api_key: token } = (await api.request('GET', 'integrations/hepic/config', { token: owner, query: q() })).body;
+    const token = apiKey;
     const port = hepic.listener()!.port;
     const counted = (await statistics()).packets;
     const dropped = hepic.listener()!.counters.unauthorized;
@@ -161,14 +174,55 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     expect(after.packets).toBe(counted + 1);
   });
 
+  it('rotating the ingestion key: the new key is shown once and accepted, the old one refused at once; only writable hepic admins may', async () => {
+    const port = hepic.listener()!.port;
+    const old = apiKey;
+    // The old key is accepted (and now cached by the listener) before the rotation.
+    const counted = (await statistics()).packets;
+    await sendUdp(port, [hepPacket(sipInvite('before-rotation'), old)]);
+    await eventually(async () => ((await statistics()).packets === counted + 1 ? true : undefined));
+
+    // dev is not on the list (403); the viewer is read-only (403); without project_id: 400.
+    expect((await api.request('POST', 'integrations/hepic/key/rotate', { token: dev, query: q() })).status).toBe(403);
+    expect((await api.request('POST', 'integrations/hepic/key/rotate', { token: viewer, query: q() })).status).toBe(403);
+    expect((await api.request('POST', 'integrations/hepic/key/rotate', { token: owner })).status).toBe(400);
+
+    const rotated = await api.request('POST', 'integrations/hepic/key/rotate', { token: owner, query: q() });
+    expect(rotated.status).toBe(200);
+    const answer = Schema.decodeUnknownSync(RotateHepicKeyResponse)(rotated.body);
+    expect(answer.message).toBe(KEY_ROTATED_MESSAGE);
+    expect(answer.api_key).toMatch(/^hep_/);
+    expect(answer.api_key).not.toBe(old);
+    apiKey = answer.api_key;
+    const config = Schema.decodeUnknownSync(HepicConfig)((await api.request('GET', 'integrations/hepic/config', { token: owner, query: q() })).body);
+    expect(config.api_key_hint).toBe(answer.api_key_hint);
+    expect(JSON.stringify(await api.db.query('SELECT * FROM hepic_instances'))).not.toContain(apiKey);
+
+    const refused = hepic.listener()!.counters.unauthorized;
+    await sendUdp(port, [hepPacket(sipInvite('old-key'), old)]);
+    await eventually(async () => (hepic.listener()!.counters.unauthorized === refused + 1 ? true : undefined));
+    await sendTcp(port, [hepPacket(sipInvite('new-key'), apiKey, { protocol: 6 })]);
+    await eventually(async () => ((await statistics()).packets === counted + 2 ? true : undefined));
+  });
+
   it('scoped tokens: read scope, TTL default 1 day, accepted by the endpoint until they expire', async () => {
     const created = await api.request('POST', 'integrations/hepic/tokens', { token: owner, query: q(), body: { name: 'Edge proxy', scope: 'read', ttl_days: 1 } });
     expect(created.status).toBe(201);
     expect(created.body.message).toBe(TOKEN_CREATED_MESSAGE);
-    const scoped = created.body.token.token as string;
+    const scoped = Schema.decodeUnknownSync(CreateHepicTokenResponse)(created.body).token.token!;
+    expect(scoped).toMatch(/^hep_/);
+    expect(created.body.token.token_hint).toBe(`${scoped.slice(0, 8)}…${scoped.slice(-4)}`);
     expect(Date.parse(created.body.token.expires) - Date.parse(created.body.token.created_at)).toBe(DAY_MS);
     const listed = Schema.decodeUnknownSync(HepicTokenList)((await api.request('GET', 'integrations/hepic/tokens', { token: owner, query: q({ active: true }) })).body);
-    expect(listed.map((t) => [t.name, t.scope, t.status])).toEqual([['Edge proxy', 'read', 'active']]);
+    expect(listed.map((t) => [t.name, t.scope, t.status, t.token, t.token_hint])).toEqual([['Edge proxy', 'read', 'active', null, created.body.token.token_hint]]);
+    // The database holds the token's hash and hint, nowhere the token itself (nor the instance's key).
+    const instanceRows = await api.db.query('SELECT * FROM hepic_instances');
+    const tokenRows = await api.db.query('SELECT * FROM hepic_tokens');
+    expect(instanceRows).toHaveLength(1);
+    expect(tokenRows).toHaveLength(1);
+    for (const plain of [scoped, apiKey]) expect(JSON.stringify([instanceRows, tokenRows])).not.toContain(plain);
+    expect(tokenRows[0]).toMatchObject({ token_hash: createHash('sha256').update(scoped).digest('hex') });
+    expect(instanceRows[0]).toMatchObject({ api_key_hash: createHash('sha256').update(apiKey).digest('hex') });
 
     const port = hepic.listener()!.port;
     const counted = (await statistics()).packets;
@@ -265,10 +319,16 @@ describe.each(databaseTargets())('Hepic API ($kind)', (target) => {
     await api.request('POST', 'integrations/hepic/users', { token: owner, query: q(), body: { users: [{ user_id: viewerUser.id, group: 'user' }] } });
     const config = await api.request('GET', 'integrations/hepic/config', { token: viewer, query: q() });
     expect(config.status).toBe(200);
-    expect(config.body.api_key).toBeNull();
+    expect(config.body.api_key_hint).toBeNull();
     expect((await api.request('GET', 'integrations/hepic/statistics', { token: viewer, query: q() })).status).toBe(200);
     expect((await api.request('POST', 'integrations/hepic/tokens', { token: viewer, query: q(), body: { name: 'x', scope: 'read', ttl_days: 1 } })).status).toBe(403);
     expect((await api.request('GET', 'integrations/hepic/tokens', { token: viewer, query: q() })).status).toBe(403);
+    // Even as a hepic admin, a read-only member cannot rotate the ingestion key.
+    const instance = (await findInstanceOfProject(api.db, productionId))!;
+    await api.db.query("UPDATE integration_users SET role = 'admin' WHERE integration_id = $1 AND user_id = $2", [instance.integration_id, viewerUser.id]);
+    expect((await api.request('POST', 'integrations/hepic/key/rotate', { token: viewer, query: q() })).status).toBe(403);
+    await api.db.query("UPDATE integration_users SET role = 'user' WHERE integration_id = $1 AND user_id = $2", [instance.integration_id, viewerUser.id]);
+    expect((await findInstanceOfProject(api.db, productionId))!.api_key_hash).toBe(instance.api_key_hash);
   });
 
   it('bad bodies and queries are 400, never 5xx, and change nothing', async () => {

@@ -431,6 +431,7 @@ function hepicRows(): Row[] {
       expected: adminOnly(200),
     },
     { call: 'POST integrations/hepic/auto-add', request: async (f) => ({ method: 'POST', path: 'integrations/hepic/auto-add', query: await project(f), body: { enabled: false } }), expected: adminOnly(200) },
+    { call: 'POST integrations/hepic/key/rotate', request: async (f) => ({ method: 'POST', path: 'integrations/hepic/key/rotate', query: await project(f) }), expected: adminOnly(200) },
     { call: 'PATCH integrations/hepic/metric', request: async (f) => ({ method: 'PATCH', path: 'integrations/hepic/metric', query: await project(f), body: { enabled: true } }), expected: adminOnly(200) },
   ];
 }

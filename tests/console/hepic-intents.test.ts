@@ -18,7 +18,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('Hepic form intents', () => {
   it('refuses any intent not in the list, without a call', async () => {
-    const calls = [vi.spyOn(hepic, 'createHepicToken'), vi.spyOn(hepic, 'addHepicUser'), vi.spyOn(hepic, 'removeHepicUser'), vi.spyOn(hepic, 'updateHepicUserRole'), vi.spyOn(hepic, 'setHepicAutoAdd')];
+    const calls = [vi.spyOn(hepic, 'createHepicToken'), vi.spyOn(hepic, 'rotateHepicKey'), vi.spyOn(hepic, 'addHepicUser'), vi.spyOn(hepic, 'removeHepicUser'), vi.spyOn(hepic, 'updateHepicUserRole'), vi.spyOn(hepic, 'setHepicAutoAdd')];
     await fc.assert(
       fc.asyncProperty(fc.option(fc.string(), { nil: undefined }).filter((s) => !(HEPIC_INTENTS as readonly (string | undefined)[]).includes(s)), async (intent) => {
         const result = await runHepicIntent(7, form(intent === undefined ? {} : { intent }));
@@ -37,6 +37,15 @@ describe('Hepic form intents', () => {
     const noMember = await runHepicIntent(7, form({ intent: 'ADD_HEPIC_USER', 'users[0][user_id]': '', 'users[0][group]': 'user' }));
     expect(noMember).toMatchObject({ ok: false, status: 400, fieldErrors: { user_id: [SELECT_MEMBER_MESSAGE] } });
     expect(add).not.toHaveBeenCalled();
+  });
+
+  it('hands the shown-once value up: the new key of a rotation, the new scoped token', async () => {
+    const rotate = vi.spyOn(hepic, 'rotateHepicKey').mockResolvedValue({ message: 'rotated', apiKey: 'hep_newKey', apiKeyHint: 'hep_newK…wKey' });
+    expect(await runHepicIntent(7, form({ intent: 'ROTATE_HEPIC_KEY' }))).toEqual({ ok: true, intent: 'ROTATE_HEPIC_KEY', message: 'rotated', token: 'hep_newKey' });
+    expect(rotate).toHaveBeenCalledWith(7);
+    const token = { id: 1, projectId: 7, token: 'hep_scoped', tokenHint: 'hep_scop…oped', name: 'x', integrationType: 'hepic' as const, status: 'active' as const, scope: 'read', creatorUserId: null, cacheEnabled: false, createdAt: '2026-01-01T00:00:00Z', expires: '2026-01-02T00:00:00Z' };
+    vi.spyOn(hepic, 'createHepicToken').mockResolvedValue({ message: 'created', token });
+    expect(await runHepicIntent(7, form({ intent: 'CREATE_HEPIC_TOKEN', name: 'x', ttlDays: '1' }))).toMatchObject({ ok: true, token: 'hep_scoped' });
   });
 
   it('the cancel intent re-submits the previous group unconfirmed; the update intent passes the confirmed flag', async () => {

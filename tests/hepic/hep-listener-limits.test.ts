@@ -1,3 +1,4 @@
+import { hashIngestKey } from '../../server/products/hepic/ingest-key';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { listenerLimits, startHepListener, type HepListener, type ListenerDeps, type ListenerLimits } from '../../server/products/hepic/hep-listener';
@@ -19,10 +20,16 @@ afterEach(async () => {
   listener = undefined;
 });
 
+const KNOWN_KEYS = ['key-a', 'key-slow', 'key-fast', 'key-real'];
+
 async function start(deps: Partial<ListenerDeps>, limits: Partial<ListenerLimits>): Promise<HepListener> {
   listener = await startHepListener(
     {
-      lookupKey: async (key) => (key.startsWith('key-') ? { instanceId: key.slice(4), expiresAtMs: null } : undefined),
+      // The listener looks keys up by their hash (the database holds only hashes).
+      lookupKey: async (keyHash) => {
+        const key = KNOWN_KEYS.find((k) => hashIngestKey(k) === keyHash);
+        return key ? { instanceId: key.slice(4), expiresAtMs: null } : undefined;
+      },
       write: async () => undefined,
       nowMs: () => Date.now(),
       log: () => undefined,
@@ -126,7 +133,7 @@ describe('HEP listener limits', () => {
           most = Math.max(most, running);
           await new Promise((r) => setTimeout(r, 20));
           running--;
-          return key === 'key-real' ? { instanceId: 'real', expiresAtMs: null } : undefined;
+          return key === hashIngestKey('key-real') ? { instanceId: 'real', expiresAtMs: null } : undefined;
         },
       },
       { keyLookups: 4 },

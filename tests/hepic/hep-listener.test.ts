@@ -1,3 +1,4 @@
+import { hashIngestKey } from '../../server/products/hepic/ingest-key';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startHepListener, type HepListener } from '../../server/products/hepic/hep-listener';
@@ -22,7 +23,8 @@ describe('HEP listener under fuzzed input', () => {
   beforeAll(async () => {
     listener = await startHepListener(
       {
-        lookupKey: async (key) => keys[key],
+        // The listener hands over the key's hash, never the key (the database holds only hashes).
+        lookupKey: async (keyHash) => Object.entries(keys).find(([key]) => hashIngestKey(key) === keyHash)?.[1],
         write: async (_instance, rows) => void stored.push(...rows),
         nowMs: () => now,
         log: () => undefined,

@@ -1,3 +1,4 @@
+import { hashIngestKey } from '../../server/products/hepic/ingest-key';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ const rmemMax = () => Number(readFileSync('/proc/sys/net/core/rmem_max', 'utf8')
 async function start(stored: TsvValue[][], receiveBufferBytes: number): Promise<HepListener> {
   listener = await startHepListener(
     {
-      lookupKey: async (key) => (key === 'good' ? { instanceId: 'i1', expiresAtMs: null } : undefined),
+      lookupKey: async (keyHash) => (keyHash === hashIngestKey('good') ? { instanceId: 'i1', expiresAtMs: null } : undefined),
       write: async (_instance, rows) => void stored.push(...rows),
       nowMs: () => Date.now(),
       log: () => undefined,

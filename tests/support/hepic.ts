@@ -1,6 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import hep from 'hep-js';
+import { HEPIC_KEY_ITEM_LABEL } from '../../contract/hepic';
 import type { Database } from '../../server/db/database';
 import type { ProductRegistry } from '../../server/products/product-registry';
 import { createIntegration, addIntegrationUser } from '../../server/db/repositories/integrations-repository';
@@ -13,6 +14,8 @@ import { findInstanceOfProject, type HepicInstanceRow } from '../../server/produ
 export interface EnabledHepic {
   backend: HepicBackend;
   instance: HepicInstanceRow;
+  /** The ingestion key from the enable answer: the database keeps only its hash. */
+  apiKey: string;
   port: number;
 }
 
@@ -24,12 +27,14 @@ export async function enableHepic(
   input: Record<string, unknown> = { price_id: 'hepic-starter', cluster_id: 'shared-local' },
 ): Promise<EnabledHepic> {
   const backend = platform.products.get('hepic') as HepicBackend;
-  await platform.db.transaction(async (tx) => {
+  const result = await platform.db.transaction(async (tx) => {
     const integrationId = await createIntegration(tx, { projectId, productSlug: 'hepic', status: 'active', creatorUserId: userId });
     await addIntegrationUser(tx, integrationId, userId, 'admin');
-    await backend.enable(tx, { integrationId, projectId, userId, organizationId, input });
+    return backend.enable(tx, { integrationId, projectId, userId, organizationId, input });
   });
-  return { backend, instance: (await findInstanceOfProject(platform.db, projectId))!, port: backend.listener()!.port };
+  const apiKey = result.items?.find((item) => item.label === HEPIC_KEY_ITEM_LABEL)?.value;
+  if (!apiKey) throw new Error('The Hepic enable answer carries no ingestion key.');
+  return { backend, instance: (await findInstanceOfProject(platform.db, projectId))!, apiKey, port: backend.listener()!.port };
 }
 
 export function sipInvite(callId: string, from = 'alice', to = 'bob'): string {

@@ -5,6 +5,7 @@ import type { TsvValue } from '../qryn/storage-client';
 import { setReceived, toRow, type Transport } from './hep-row';
 import type { UdpBatch } from './hep-udp-protocol';
 import { startUdpReader } from './hep-udp-reader';
+import { hashIngestKey } from './ingest-key';
 
 // The HEP endpoint: one UDP socket and one TCP server on the same port, shared by every Hepic instance of the
 // platform. A packet names its instance by the auth key it carries (chunk 0x000e): the instance's token or one of
@@ -31,8 +32,11 @@ export interface KeyGrant {
 }
 
 export interface ListenerDeps {
-  /** The instance a key opens (undefined for an unknown key). Results are cached for KEY_CACHE_MS. */
-  lookupKey(key: string): Promise<KeyGrant | undefined>;
+  /**
+   * The instance a key opens, by the key's hash (hashIngestKey; the database holds only hashes); undefined for an
+   * unknown key. Results are cached for KEY_CACHE_MS, keyed by the hash too.
+   */
+  lookupKey(keyHash: string): Promise<KeyGrant | undefined>;
   /** Writes rows (PACKET_COLUMNS order) into an instance's table. */
   write(instanceId: string, rows: TsvValue[][]): Promise<void>;
   nowMs(): number;
@@ -197,7 +201,9 @@ export async function startHepListener(
   let buffered = 0;
   let closed = false;
 
-  async function grantOf(key: string): Promise<KeyGrant | undefined | 'busy'> {
+  async function grantOf(plainKey: string): Promise<KeyGrant | undefined | 'busy'> {
+    // The caches hold hashes, not keys: a heap dump of the platform shows no usable key either.
+    const key = hashIngestKey(plainKey);
     const now = Date.now();
     const hit = grants.get(key);
     if (hit && hit.until > now) return hit.grant;

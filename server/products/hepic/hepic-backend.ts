@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { decodeInput } from '../../../contract/common';
+import { HEPIC_KEY_ITEM_LABEL } from '../../../contract/hepic';
 import { HepicEnableBody, SELECT_PRICING_PLAN_MESSAGE, SELECT_STORAGE_MESSAGE } from '../../../contract/stack';
 import { ValidationError } from '../../api/http';
 import type { Queryable } from '../../db/database';
@@ -11,6 +12,7 @@ import { listenerLimits, startHepListener, type HepListener, type ListenerLimits
 import { findPlan, HEPIC_PLANS } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
 import { registerHepicRoutes } from './hepic-routes';
+import { hashIngestKey, ingestKeyHint, newIngestToken } from './ingest-key';
 import { PACKET_COLUMNS } from './hep-row';
 import { createHepicStorageResolver, createInstanceSchema, databaseOf, dropInstanceSchema, dropOldDays, type HepicStorage, type HepicStorageResolver } from './hepic-storage';
 
@@ -36,8 +38,6 @@ export interface HepicBackend extends ProductBackend {
   /** Drops days older than each instance's rotation now (the scheduled job calls this). */
   runRotation(): Promise<string[]>;
 }
-
-export const newIngestToken = () => `hep_${randomBytes(18).toString('base64url')}`;
 
 export class StorageUnavailableError extends Error {}
 
@@ -142,6 +142,8 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
       // Through the stack's enable the storage work was done before the transaction (prepareEnable); a direct call
       // does it here.
       const { id, database, body, plan } = (request.prepared as HepicPrepared | undefined) ?? (await prepare(tx, request));
+      // Only the key's hash is stored: the show-info step is the one place the plain key is ever shown.
+      const apiKey = newIngestToken();
       await insertInstance(tx, {
         id,
         integration_id: request.integrationId,
@@ -152,13 +154,14 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         storage_quota_bytes: plan!.storageQuotaBytes,
         rotation_days: plan!.rotationDays,
         database_name: database,
-        api_key: newIngestToken(),
+        api_key_hash: hashIngestKey(apiKey),
+        api_key_hint: ingestKeyHint(apiKey),
         subdomain_prefix: `hepic-${id}`,
       });
       // The one who enables Hepic is its superadmin: listed (the card is theirs), shown and locked on the Config page.
       // The app's users are the admins and users set there; until one exists, Launch is disabled (docs/hepic.md).
       await tx.query("UPDATE integration_users SET role = 'superadmin' WHERE integration_id = $1 AND user_id = $2", [request.integrationId, request.userId]);
-      return { items: [{ label: 'HEP Endpoint', value: backend.hepEndpoint() }] };
+      return { items: [{ label: 'HEP Endpoint', value: backend.hepEndpoint() }, { label: HEPIC_KEY_ITEM_LABEL, value: apiKey }] };
     },
 
     async release(tx, integration) {
@@ -187,8 +190,8 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         try {
           listener = await startHepListener(
             {
-              lookupKey: async (key) => {
-                const found = await findIngestKey(platform.db, key);
+              lookupKey: async (keyHash) => {
+                const found = await findIngestKey(platform.db, keyHash);
                 return found ? { instanceId: found.instance_id, expiresAtMs: found.expires_at ? found.expires_at.getTime() : null } : undefined;
               },
               write: async (instanceId, rows) => {

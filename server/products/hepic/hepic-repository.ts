@@ -14,7 +14,9 @@ export interface HepicInstanceRow {
   storage_quota_bytes: string | number | null;
   rotation_days: number;
   database_name: string;
-  api_key: string;
+  /** SHA-256 (hex) of the instance's ingestion key: the plain key is never stored (ingest-key.ts). */
+  api_key_hash: string;
+  api_key_hint: string;
   subdomain_prefix: string;
   hepic_metrics_enabled: boolean;
   auto_add: boolean;
@@ -26,7 +28,9 @@ export interface HepicTokenRow {
   instance_id: string;
   name: string;
   scope: string;
-  token: string;
+  /** SHA-256 (hex) of the token; the plain token is only in the creation answer. */
+  token_hash: string;
+  token_hint: string;
   creator_user_id: string | null;
   created_at: Date;
   expires_at: Date;
@@ -44,10 +48,10 @@ export async function insertInstance(db: Queryable, row: Omit<HepicInstanceRow, 
   return (
     await db.query<HepicInstanceRow>(
       `INSERT INTO hepic_instances (id, integration_id, project_id, organization_id, cluster_id, price_id, storage_quota_bytes, rotation_days,
-         database_name, api_key, subdomain_prefix)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+         database_name, api_key_hash, api_key_hint, subdomain_prefix)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
       [row.id, row.integration_id, row.project_id, row.organization_id, row.cluster_id, row.price_id, row.storage_quota_bytes, row.rotation_days,
-        row.database_name, row.api_key, row.subdomain_prefix],
+        row.database_name, row.api_key_hash, row.api_key_hint, row.subdomain_prefix],
     )
   )[0];
 }
@@ -77,23 +81,29 @@ export async function updateSwitch(db: Queryable, id: string, column: 'hepic_met
 }
 
 /**
- * The instance a HEP auth key opens, and until when: the instance's own key (no expiry) or a scoped token (its
- * expiry). Undefined for an unknown key.
+ * The instance a HEP auth key opens, and until when, by the key's hash (ingest-key.ts): the instance's own key (no
+ * expiry) or a scoped token (its expiry). Undefined for an unknown key.
  */
-export async function findIngestKey(db: Queryable, key: string): Promise<{ instance_id: string; expires_at: Date | null } | undefined> {
-  const own = await db.query<{ id: string }>('SELECT id FROM hepic_instances WHERE api_key = $1', [key]);
+export async function findIngestKey(db: Queryable, keyHash: string): Promise<{ instance_id: string; expires_at: Date | null } | undefined> {
+  const own = await db.query<{ id: string }>('SELECT id FROM hepic_instances WHERE api_key_hash = $1', [keyHash]);
   if (own[0]) return { instance_id: own[0].id, expires_at: null };
-  return (await db.query<{ instance_id: string; expires_at: Date }>('SELECT instance_id, expires_at FROM hepic_tokens WHERE token = $1', [key]))[0];
+  return (await db.query<{ instance_id: string; expires_at: Date }>('SELECT instance_id, expires_at FROM hepic_tokens WHERE token_hash = $1', [keyHash]))[0];
+}
+
+/** Replaces the instance's ingestion key (rotation): the old key's hash is gone, so it is refused at once. */
+export async function updateApiKey(db: Queryable, id: string, key: { hash: string; hint: string }): Promise<boolean> {
+  return (await db.query('UPDATE hepic_instances SET api_key_hash = $2, api_key_hint = $3 WHERE id = $1 RETURNING id', [id, key.hash, key.hint])).length > 0;
 }
 
 export async function insertToken(
   db: Queryable,
-  token: { instanceId: string; name: string; token: string; creatorUserId: string | null; createdAt: Date; expiresAt: Date },
+  token: { instanceId: string; name: string; tokenHash: string; tokenHint: string; creatorUserId: string | null; createdAt: Date; expiresAt: Date },
 ): Promise<HepicTokenRow> {
   return (
     await db.query<HepicTokenRow>(
-      `INSERT INTO hepic_tokens (instance_id, name, scope, token, creator_user_id, created_at, expires_at) VALUES ($1, $2, 'read', $3, $4, $5, $6) RETURNING *`,
-      [token.instanceId, token.name, token.token, token.creatorUserId, token.createdAt, token.expiresAt],
+      `INSERT INTO hepic_tokens (instance_id, name, scope, token_hash, token_hint, creator_user_id, created_at, expires_at)
+       VALUES ($1, $2, 'read', $3, $4, $5, $6, $7) RETURNING *`,
+      [token.instanceId, token.name, token.tokenHash, token.tokenHint, token.creatorUserId, token.createdAt, token.expiresAt],
     )
   )[0];
 }

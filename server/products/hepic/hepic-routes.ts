@@ -3,6 +3,7 @@ import {
   CANNOT_REMOVE_SELF_MESSAGE,
   CreateHepicTokenBody,
   HepicToggleBody,
+  KEY_ROTATED_MESSAGE,
   ONLY_ADMINS_MESSAGE,
   ROLE_UPDATED_MESSAGE,
   RemoveHepicUserQuery,
@@ -27,7 +28,8 @@ import { requireCaller, requireOrganization, requireWritable, type Caller } from
 import { ApiError, ValidationError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from '../../api/http';
 import { visibleProjectOr404 } from '../../api/project-routes';
 import { findProjectIntegration } from '../../db/repositories/integrations-repository';
-import { newIngestToken, type HepicBackend } from './hepic-backend';
+import type { HepicBackend } from './hepic-backend';
+import { hashIngestKey, ingestKeyHint, newIngestToken } from './ingest-key';
 import { HEPIC_PLANS, publicPlan } from './hepic-plans';
 import {
   addUsers,
@@ -40,6 +42,7 @@ import {
   listUsers,
   removeUser,
   setUserRole,
+  updateApiKey,
   updateSwitch,
   type HepicInstanceRow,
   type HepicTokenRow,
@@ -57,6 +60,7 @@ import { diskSize, storedSummary } from './hepic-storage';
 
 const DAY_MS = 86_400_000;
 const ADMIN_GROUPS = new Set(['admin', 'superadmin']);
+const ONLY_KEY_ADMINS_MESSAGE = 'Only hepic admins can rotate the ingestion token.';
 
 const displayName = (row: { given_name: string; family_name: string; email: string }) => `${row.given_name} ${row.family_name}`.trim() || row.email;
 
@@ -69,10 +73,12 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
     group: (row.role === 'admin' || row.role === 'superadmin' ? row.role : 'user') as HepicUser['group'],
   });
 
-  const toToken = (row: HepicTokenRow, projectId: number): HepicToken => ({
+  // `plain` only in the creation answer: the database holds the hash and the hint (docs/hepic.md, "Keys").
+  const toToken = (row: HepicTokenRow, projectId: number, plain: string | null = null): HepicToken => ({
     id: row.id,
     project_id: projectId,
-    token: row.token,
+    token: plain,
+    token_hint: row.token_hint,
     name: row.name,
     integration_type: 'hepic',
     status: row.expires_at.getTime() > ctx.clock.nowMs() ? 'active' : 'expired',
@@ -89,7 +95,7 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
     return visibleProjectOr404(ctx, caller, project_id);
   }
 
-  type Access = 'listed' | 'write' | 'admin';
+  type Access = 'listed' | 'write' | 'admin' | 'key';
 
   /** The project's instance and the caller's group in it, checked for the access a call needs. */
   async function instanceOf(caller: Caller, query: Record<string, string>, access: Access): Promise<{ instance: HepicInstanceRow; group: string }> {
@@ -105,6 +111,12 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
       if (!ADMIN_GROUPS.has(group)) throw forbidden(ONLY_ADMINS_MESSAGE);
     }
     if (access === 'write') await requireWritable(caller);
+    // The ingestion key is the instance's: its admins (the superadmin who enabled it, the admins they chose) with
+    // write access rotate it, in a personal project as well (there the owner is the superadmin).
+    if (access === 'key') {
+      await requireWritable(caller);
+      if (!ADMIN_GROUPS.has(group)) throw forbidden(ONLY_KEY_ADMINS_MESSAGE);
+    }
     return { instance, group };
   }
 
@@ -145,7 +157,7 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
       id: instance.id,
       project_id: instance.project_id,
       clickhouse_cluster_id: instance.cluster_id,
-      api_key: (await isReadOnly(caller)) ? null : instance.api_key,
+      api_key_hint: (await isReadOnly(caller)) ? null : instance.api_key_hint,
       ingress_url: hepic.hepEndpoint(),
       url: hepic.applicationUrl(instance),
       subdomain_prefix: instance.subdomain_prefix,
@@ -198,16 +210,30 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
     const body = decodeOrThrow(CreateHepicTokenBody, await objectBody(req));
     const { instance } = await instanceOf(caller, query, 'write');
     const now = ctx.clock.now();
+    const plain = newIngestToken();
     const row = await insertToken(ctx.db, {
       instanceId: instance.id,
       name: body.name.trim(),
-      token: newIngestToken(),
+      tokenHash: hashIngestKey(plain),
+      tokenHint: ingestKeyHint(plain),
       creatorUserId: caller.userId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + body.ttl_days * DAY_MS),
     });
     hepic.listener()?.invalidate();
-    sendJson(res, 201, { message: TOKEN_CREATED_MESSAGE, token: toToken(row, instance.project_id) });
+    sendJson(res, 201, { message: TOKEN_CREATED_MESSAGE, token: toToken(row, instance.project_id, plain) });
+  });
+
+  // A new ingestion key for a customer who lost theirs (it is shown only once). The old key's hash is replaced in
+  // the same statement and the listener's cache dropped, so packets with the old key are refused at once.
+  router.add('POST', 'integrations/hepic/key/rotate', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const { instance } = await instanceOf(caller, query, 'key');
+    const apiKey = newIngestToken();
+    const hint = ingestKeyHint(apiKey);
+    await updateApiKey(ctx.db, instance.id, { hash: hashIngestKey(apiKey), hint });
+    hepic.listener()?.invalidate();
+    sendJson(res, 200, { message: KEY_ROTATED_MESSAGE, api_key: apiKey, api_key_hint: hint });
   });
 
   router.add('GET', 'integrations/hepic/users', async ({ res, query }, scope) => {

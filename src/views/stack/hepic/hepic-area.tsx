@@ -1,6 +1,7 @@
 // /{projectSlug}/stack/hepic/* (spec 001 §2 Hepic): Overview (.), Data Ingestion (data-ingestion/agents--heplify),
 // Auth (auth) and Config (config). Read-only members see only the Overview, without the manage card (spec §6).
 // The page's forms post their intents to /{projectSlug}/stack/hepic (hepic-actions.ts).
+import { useState } from 'react';
 import { Link, NavLink, Navigate, Route, Routes, useParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { LAUNCH_DISABLED_MESSAGE, STATISTICS_UNAVAILABLE_MESSAGE, configLoadErrorMessage } from '../../../../contract/hepic';
@@ -17,10 +18,14 @@ import { useShellData } from '../../shell/use-shell-data';
 import { CancelSubscriptionButton } from '../cancel-subscription-dialog';
 import { agentExamples, agentOfPath } from './hepic-agents';
 import { HepicAuthPage } from './hepic-auth';
+import { HepicIngestKey } from './hepic-ingest-key';
+import { ReadOnlyCopy } from './hepic-read-only-copy';
 import { HepicConfigPage } from './hepic-config';
 import { useHepicConfig, useHepicStatistics, useHepicUsers } from './use-hepic';
 
 export const HEPIC_DOCS_URL = 'https://github.com/sipcapture/homer/wiki';
+/** What the agent examples show in place of the key, which is shown only once (docs/hepic.md, "Keys"). */
+export const TOKEN_PLACEHOLDER = '<your-hepic-token>';
 const hepicBase = (projectSlug: string) => `/${projectSlug}/stack/hepic`;
 
 export function HepicArea() {
@@ -162,8 +167,10 @@ export function StatisticsList({ statistics }: { statistics: HepicStatisticsData
 
 function HepicDataIngestion({ config, base }: { config: HepicConfigData; base: string }) {
   const method = agentOfPath(useParams().method);
-  const token = config.apiKey ?? '';
-  const examples = agentExamples(config.ingressUrl, token);
+  // The key is not readable after enable (only its hash is kept): the examples carry a placeholder, or the new key
+  // right after a rotation.
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const examples = agentExamples(config.ingressUrl, revealed ?? TOKEN_PLACEHOLDER);
   const example = examples.find((e) => e.agent === method);
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '5' })}>
@@ -174,7 +181,7 @@ function HepicDataIngestion({ config, base }: { config: HepicConfigData; base: s
         </p>
         <div className={css({ display: 'grid', gap: '3', mt: '3' })}>
           <ReadOnlyCopy label="HEP Endpoint" value={config.ingressUrl} />
-          <ReadOnlyCopy label="Token" value={token} />
+          <HepicIngestKey projectId={config.projectId} hint={config.apiKeyHint} onRevealed={setRevealed} />
         </div>
       </Card>
       <nav aria-label="Agents">
@@ -203,13 +210,3 @@ function HepicDataIngestion({ config, base }: { config: HepicConfigData; base: s
   );
 }
 
-export function ReadOnlyCopy({ label, value }: { label: string; value: string }) {
-  return (
-    <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end' })}>
-      <Field label={label} readOnly className={css({ flex: 1 })}>
-        <Input value={value} readOnly />
-      </Field>
-      <CopyButton value={value} aria-label={`Copy ${label}`} />
-    </div>
-  );
-}

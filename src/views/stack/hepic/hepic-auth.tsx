@@ -1,10 +1,12 @@
 // Hepic's Auth page (spec 001 §2 Hepic): the 'Scoped tokens' card and the 'Create a new scoped token' modal, opened
 // by ?action=create-token; it posts CREATE_HEPIC_TOKEN (name, a hidden scope fixed to read, 'TTL Days' default 1).
-import { useEffect, useState } from 'react';
+// Only a token's hash is kept (docs/hepic.md, "Keys"): the modal shows the new token once, with its copy button;
+// the list shows each token's hint (the spec's copy fields held the token itself).
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { decodeInput, type FieldErrors } from '../../../../contract/common';
-import { CreateHepicTokenBody, TOKEN_TTL_DEFAULT_DAYS } from '../../../../contract/hepic';
+import { CreateHepicTokenBody, SHOWN_ONCE_MESSAGE, TOKEN_TTL_DEFAULT_DAYS } from '../../../../contract/hepic';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -12,7 +14,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime } from '../../../lib/format';
-import { ReadOnlyCopy } from './hepic-area';
+import { ReadOnlyCopy } from './hepic-read-only-copy';
 import { useHepicIntent, useHepicTokens } from './use-hepic';
 import { useUrlActionFlag } from '../../url-state/use-url-state';
 
@@ -38,8 +40,10 @@ export function HepicAuthPage({ projectId }: { projectId: number }) {
           </p>
           {tokens.data.map((token) => (
             <div key={token.id}>
-              <ReadOnlyCopy label={`${token.name} (${token.scope})`} value={token.token} />
-              <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>Expires {formatDateTime(token.expires)}</p>
+              <ReadOnlyCopy label={`${token.name} (${token.scope})`} value={token.tokenHint} />
+              <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+                Expires {formatDateTime(token.expires)}. Only the first and last characters are shown: the token was shown once, when it was created.
+              </p>
             </div>
           ))}
         </div>
@@ -58,10 +62,8 @@ function CreateTokenDialog({ projectId, onClose }: { projectId: number; onClose:
   const serverErrors = fetcher.data && !fetcher.data.ok ? (fetcher.data.fieldErrors ?? {}) : {};
   const errors = { ...serverErrors, ...clientErrors };
   const busy = fetcher.state !== 'idle';
-  const created = fetcher.state === 'idle' && fetcher.data?.ok === true;
-  useEffect(() => {
-    if (created) onClose();
-  }, [created, onClose]);
+  // The new token, shown in this modal once: it stays open on it until Done.
+  const created = fetcher.state === 'idle' && fetcher.data?.ok === true ? (fetcher.data.token ?? null) : null;
 
   const submit = () => {
     // The contract's rules first (the server applies them again); the form keeps what was typed on failure.
@@ -70,6 +72,14 @@ function CreateTokenDialog({ projectId, onClose }: { projectId: number; onClose:
     setClientErrors({});
     fetcher.submit({ intent: 'CREATE_HEPIC_TOKEN', projectId: String(projectId), name, scope: 'read', ttlDays }, { method: 'post', action: `/${projectSlug}/stack/hepic` });
   };
+
+  if (created) {
+    return (
+      <Dialog open onOpenChange={(next) => !next && onClose()} title="Your new scoped token" description={SHOWN_ONCE_MESSAGE} footer={<Button onClick={onClose}>Done</Button>}>
+        <ReadOnlyCopy label="New token" value={created} />
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog
