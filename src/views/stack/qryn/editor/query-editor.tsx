@@ -13,7 +13,6 @@ import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
 import type { LabelSource } from './label-source';
-import type { PromqlTarget } from './promql-language';
 
 export interface QueryEditorProps {
   language: ExplorerLanguage;
@@ -23,10 +22,8 @@ export interface QueryEditorProps {
   /** The accessible name of the editor (the visible label's text). */
   label: string;
   placeholder?: string;
-  /** Loki labels (LogQL) or Tempo tags (TraceQL) for completion. */
+  /** Prometheus metric and label names (PromQL), Loki labels (LogQL) or Tempo tags (TraceQL) for completion. */
   labels: LabelSource;
-  /** The Prometheus API the PromQL completion reads. */
-  promql: PromqlTarget;
   /** The last run's error: underlined at the position the instance's parser gave. */
   error: string | null;
   describedBy?: string;
@@ -42,11 +39,11 @@ const theme = EditorView.theme({
   '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--colors-accent-default, #2563eb)', color: 'white' },
 });
 
-// Each language (its grammar, and Prometheus' extension for PromQL) is its own chunk, loaded when chosen.
-async function languageExtension(props: QueryEditorProps): Promise<{ extension: Extension; destroy?: () => void }> {
-  if (props.language === 'promql') return (await import('./promql-language')).promql(props.promql);
-  if (props.language === 'logql') return { extension: (await import('./logql-language')).logql(props.labels) };
-  return { extension: (await import('./traceql-language')).traceql(props.labels) };
+// Each language (its grammar and completion) is its own chunk, loaded when chosen.
+async function languageExtension(props: QueryEditorProps): Promise<Extension> {
+  if (props.language === 'promql') return (await import('./promql-language')).promql(props.labels);
+  if (props.language === 'logql') return (await import('./logql-language')).logql(props.labels);
+  return (await import('./traceql-language')).traceql(props.labels);
 }
 
 export function QueryEditor(props: QueryEditorProps) {
@@ -91,20 +88,16 @@ export function QueryEditor(props: QueryEditorProps) {
   }, []);
 
   // The language (and the instance its completion reads) changes in place; the document stays.
-  const { language: lang, labels, promql: target } = props;
+  const { language: lang, labels } = props;
   useEffect(() => {
     let gone = false;
-    let destroy: (() => void) | undefined;
-    void languageExtension(latest.current).then((loaded) => {
-      if (gone) return loaded.destroy?.();
-      destroy = loaded.destroy;
-      view.current?.dispatch({ effects: language.current.reconfigure(loaded.extension) });
+    void languageExtension(latest.current).then((extension) => {
+      if (!gone) view.current?.dispatch({ effects: language.current.reconfigure(extension) });
     });
     return () => {
       gone = true;
-      destroy?.();
     };
-  }, [lang, labels, target.url, target.auth, target.lookbackMs]);
+  }, [lang, labels]);
 
   useEffect(() => {
     const content: Record<string, string> = { 'aria-label': props.label };

@@ -1,0 +1,83 @@
+// The explorer's PromQL completion: metric names, functions and keywords outside a selector; label names and values
+// inside `{…}`, scoped by the metric name before the braces and the matchers already typed; grouping labels after
+// `by (`; nothing inside a range. The label source is a double that records what it was asked.
+import { CompletionContext } from '@codemirror/autocomplete';
+import { EditorState } from '@codemirror/state';
+import { describe, expect, it } from 'vitest';
+import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
+import { promql, promqlCompletion, promqlLanguage } from '../../src/views/stack/qryn/editor/promql-language';
+
+function source() {
+  const asked: string[] = [];
+  const labels: LabelSource = {
+    names: async (selector) => {
+      asked.push(`names ${selector ?? ''}`);
+      return ['__name__', 'job', 'instance'];
+    },
+    values: async (name, selector) => {
+      asked.push(`values ${name} ${selector ?? ''}`);
+      return name === '__name__' ? ['http_requests_total', 'up'] : ['api', 'we"b'];
+    },
+  };
+  return { labels, asked };
+}
+
+async function complete(text: string, explicit = false, pos = text.length) {
+  const { labels, asked } = source();
+  const state = EditorState.create({ doc: text, extensions: [promql(labels)] });
+  const result = await promqlCompletion(labels)(new CompletionContext(state, pos, explicit));
+  return { result, asked, labels: result?.options.map((o) => o.label) ?? [], applied: result?.options.map((o) => o.apply) ?? [] };
+}
+
+describe('PromQL completion', () => {
+  it('offers the instance metric names, functions and keywords for a word outside a selector', async () => {
+    const { result, labels, asked } = await complete('rate(http_re');
+    expect(result?.from).toBe(5);
+    expect(labels).toEqual(expect.arrayContaining(['http_requests_total', 'up', 'rate', 'histogram_quantile', 'sum', 'by']));
+    expect(asked).toEqual(['values __name__ ']);
+  });
+
+  it('offers nothing on an empty document unless asked', async () => {
+    expect((await complete('')).result).toBeNull();
+    expect((await complete('', true)).labels).toContain('up');
+  });
+
+  it('offers label names inside braces, scoped by the metric before them, without __name__ or names already used', async () => {
+    const { result, labels, applied, asked } = await complete('up{job="api", ');
+    expect(result?.from).toBe(14);
+    expect(labels).toEqual(['instance']);
+    expect(applied).toEqual(['instance="']);
+    expect(asked).toEqual(['names {__name__="up", job="api"}']);
+  });
+
+  it('sends no scope when no matcher narrows the selection (Prometheus refuses such a match[])', async () => {
+    const { asked } = await complete('{');
+    expect(asked).toEqual(['names ']);
+  });
+
+  it('offers the values of the label being matched, quoted and escaped', async () => {
+    const open = await complete('up{job=');
+    expect(open.applied).toEqual(['"api"', '"we\\"b"']);
+    expect(open.asked).toEqual(['values job {__name__="up"}']);
+    const quoted = await complete('sum(rate(http_requests_total{job="a');
+    expect(quoted.result?.from).toBe('sum(rate(http_requests_total{job="'.length);
+    expect(quoted.applied).toEqual(['api"', 'we\\"b"']);
+  });
+
+  it('offers label names after by/without (', async () => {
+    const { labels, result } = await complete('sum by (jo');
+    expect(labels).toEqual(['job', 'instance']);
+    expect(result?.from).toBe(8);
+  });
+
+  it('offers nothing inside a range', async () => {
+    expect((await complete('rate(up[5')).result).toBeNull();
+  });
+
+  it('parses PromQL with the language (a tree without errors for a valid query)', () => {
+    const tree = promqlLanguage.parser.parse('sum by (job) (rate(http_requests_total{job="api"}[5m]))');
+    let errors = 0;
+    tree.iterate({ enter: (node) => void (node.type.isError && (errors += 1)) });
+    expect(errors).toBe(0);
+  });
+});
