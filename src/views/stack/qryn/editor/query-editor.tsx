@@ -1,17 +1,17 @@
 // The explorer's query editor (CodeMirror 6) for PromQL, LogQL and TraceQL: highlighting, completion from the
-// instance, the last run's error underlined where the instance's parser put it (@codemirror/lint diagnostics),
+// instance, the last run's error underlined where the instance's parser put it (error-underline.ts),
 // Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
 // completion list. The content element carries the field's accessible name.
 import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { history, historyKeymap, standardKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
+import { errorUnderline, underlineError } from './error-underline';
 import type { LabelSource } from './label-source';
 
 export interface QueryEditorProps {
@@ -69,9 +69,12 @@ export function QueryEditor(props: QueryEditorProps) {
           closeBrackets(),
           bracketMatching(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+          // The standard keymap (cursor, selection, deletion, select all) without defaultKeymap's code-editing
+          // extras (line moves, comment toggling, indentation, syntax selection) a one-query field has no use for.
+          keymap.of([...closeBracketsKeymap, ...standardKeymap, ...historyKeymap, ...completionKeymap]),
           EditorView.lineWrapping,
           theme,
+          errorUnderline,
           language.current.of([]),
           attributes.current.of([]),
           EditorView.updateListener.of((update) => {
@@ -120,8 +123,7 @@ export function QueryEditor(props: QueryEditorProps) {
     if (!editor) return;
     const position = props.error ? errorPosition(props.error) : null;
     const text = editor.state.doc.toString();
-    const diagnostics = position && text ? [{ ...errorSpan(text, position), severity: 'error' as const, message: props.error! }] : [];
-    editor.dispatch(setDiagnostics(editor.state, diagnostics));
+    editor.dispatch(underlineError(position && text ? { ...errorSpan(text, position), message: props.error! } : null));
   }, [props.error]);
 
   return <div ref={host} data-language={props.language} className={css({ w: 'full', minW: '0' })} />;
