@@ -1,11 +1,12 @@
 // The explorer's PromQL completion: metric names, functions and keywords outside a selector; label names and values
 // inside `{…}`, scoped by the metric name before the braces and the matchers already typed; grouping labels after
-// `by (`; nothing inside a range. The label source is a double that records what it was asked.
+// `by (`; nothing inside a range. And the tokenizer that highlights it. The label source is a double that records what it was asked.
 import { CompletionContext } from '@codemirror/autocomplete';
+import { StringStream } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
-import { promql, promqlCompletion, promqlLanguage } from '../../src/views/stack/qryn/editor/promql-language';
+import { promql, promqlCompletion, promqlLanguage, promqlToken } from '../../src/views/stack/qryn/editor/promql-language';
 
 function source() {
   const asked: string[] = [];
@@ -74,10 +75,51 @@ describe('PromQL completion', () => {
     expect((await complete('rate(up[5')).result).toBeNull();
   });
 
-  it('parses PromQL with the language (a tree without errors for a valid query)', () => {
-    const tree = promqlLanguage.parser.parse('sum by (job) (rate(http_requests_total{job="api"}[5m]))');
-    let errors = 0;
-    tree.iterate({ enter: (node) => void (node.type.isError && (errors += 1)) });
-    expect(errors).toBe(0);
+  it('highlights PromQL: functions when called, metric and label names, strings, durations, keywords, comments', () => {
+    const state = { braces: 0 };
+    const tokens = (line: string) => {
+      const stream = new StringStream(line, 2, 2);
+      const out: string[] = [];
+      while (!stream.eol()) {
+        stream.start = stream.pos;
+        const style = promqlToken(stream, state);
+        if (style) out.push(`${stream.current()}:${style}`);
+      }
+      return out;
+    };
+    expect(tokens('sum by (job) (rate(http_requests_total{job=~"a|b"}[1h30m])) > 0.5 # note')).toEqual([
+      'sum:variableName.function',
+      'by:keyword',
+      '(:paren',
+      'job:variableName',
+      '):paren',
+      '(:paren',
+      'rate:variableName.function',
+      '(:paren',
+      'http_requests_total:variableName',
+      '{:brace',
+      'job:labelName',
+      '=~:operator',
+      '"a|b":string',
+      '}:brace',
+      '[:squareBracket',
+      '1h30m:number',
+      ']:squareBracket',
+      '):paren',
+      '):paren',
+      '>:operator',
+      '0.5:number',
+      '# note:comment',
+    ]);
+    // A metric named like a function is a metric when not called; an unclosed selector carries to the next line.
+    expect(tokens('rate offset 5m + up{')).toEqual(['rate:variableName', 'offset:keyword', '5m:number', '+:operator', 'up:variableName', '{:brace']);
+    expect(tokens('instance="x"}')).toEqual(['instance:labelName', '=:operator', '"x":string', '}:brace']);
+    expect(state.braces).toBe(0);
+  });
+
+  it('is the language of the extension (closing brackets and comments from its data)', () => {
+    const state = EditorState.create({ doc: 'up', extensions: [promql(source().labels)] });
+    expect(state.languageDataAt<string[]>('closeBrackets', 1)[0]).toMatchObject({ brackets: expect.arrayContaining(['(', '{', '"']) });
+    expect(promqlLanguage.name).toBe('promql');
   });
 });
