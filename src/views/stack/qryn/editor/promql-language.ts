@@ -1,5 +1,5 @@
-// PromQL in the editor: highlighting by a small tokenizer (strings, numbers and durations, functions and
-// aggregations, keywords, label names inside `{…}`, metric names, operators, comments) and a completion source that
+// PromQL in the editor: highlighting by a small tokenizer (query-tokens.ts: strings, numbers and durations, functions
+// and aggregations, keywords, label names inside `{…}`, metric names, operators, comments) and a completion source that
 // reads the instance's metric names, label names and values through the same label source as the label browser (the
 // instance's Prometheus API with the View's credential). Inside `{…}` the suggestions are scoped by the metric name
 // before the braces and the matchers already typed (match[]). No client-side linter: the errors underlined are the
@@ -8,10 +8,11 @@
 // Size, measured (docs/qryn.md "The explorer's bundle"): Prometheus' full CodeMirror extension
 // (@prometheus-io/codemirror-promql) brought its own HTTP client, an LRU cache and a linter the explorer did not use
 // (~19 kB gz), and its grammar (@prometheus-io/lezer-promql with @lezer/lr, ~16 kB gz) served only highlighting, since
-// completion reads the text (selector-context.ts) and errors come from the instance. This tokenizer is ~1 kB.
+// completion reads the text (selector-context.ts) and errors come from the instance.
 import { autocompletion, type Completion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
-import { LanguageSupport, StreamLanguage, type StringStream } from '@codemirror/language';
+import { LanguageSupport } from '@codemirror/language';
 import type { LabelSource } from './label-source';
+import { queryLanguage, queryTokenizer } from './query-tokens';
 import { selectorContext, selectorText, type CompleteMatcher } from './selector-context';
 
 // PromQL's functions and aggregations (the Prometheus 2.x language the gateway's engine speaks).
@@ -26,50 +27,9 @@ export const PROMQL_FUNCTIONS = [
 ];
 export const PROMQL_AGGREGATIONS = ['avg', 'bottomk', 'count', 'count_values', 'group', 'max', 'min', 'quantile', 'stddev', 'stdvar', 'sum', 'topk'];
 const KEYWORDS = ['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'and', 'or', 'unless'];
-const CALLABLE = new Set([...PROMQL_FUNCTIONS, ...PROMQL_AGGREGATIONS]);
-const AGGREGATIONS = new Set(PROMQL_AGGREGATIONS);
-const KEYWORD_SET = new Set(KEYWORDS);
-
-export interface PromqlTokenState {
-  /** Open `{` (label matchers): an identifier there is a label name. */
-  braces: number;
-}
-
-/** One token of PromQL; its name is a highlighting tag (`variableName.function` is the function modifier). */
-export function promqlToken(stream: StringStream, state: PromqlTokenState): string | null {
-  if (stream.eatSpace()) return null;
-  if (stream.match('#')) {
-    stream.skipToEnd();
-    return 'comment';
-  }
-  if (stream.match(/^"(?:[^"\\]|\\.)*"?/) || stream.match(/^'(?:[^'\\]|\\.)*'?/) || stream.match(/^`[^`]*`?/)) return 'string';
-  if (stream.match(/^(?:\d+(?:ms|[smhdwy]))+/) || stream.match(/^0x[\da-fA-F]+/) || stream.match(/^(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?/i)) return 'number';
-  if (stream.match(/^[a-zA-Z_:][\w:]*/)) {
-    const word = stream.current();
-    if (state.braces > 0) return 'labelName';
-    if (KEYWORD_SET.has(word.toLowerCase())) return 'keyword';
-    if (/^(?:inf|nan)$/i.test(word)) return 'number';
-    // A function only when called (`rate(`, `sum by (…) (`): a metric may be named like one.
-    if (CALLABLE.has(word) && stream.match(AGGREGATIONS.has(word) ? /^\s*(?:\(|by\b|without\b)/ : /^\s*\(/, false)) return 'variableName.function';
-    return 'variableName';
-  }
-  if (stream.match(/^(?:==|!=|>=|<=|=~|!~|[-+*/%^=<>])/)) return 'operator';
-  const c = stream.next();
-  if (c === '{') state.braces += 1;
-  if (c === '}') state.braces = Math.max(0, state.braces - 1);
-  if (c === '{' || c === '}') return 'brace';
-  if (c === '(' || c === ')') return 'paren';
-  if (c === '[' || c === ']') return 'squareBracket';
-  return c === ',' ? 'separator' : null;
-}
-
-export const promqlLanguage = StreamLanguage.define<PromqlTokenState>({
-  name: 'promql',
-  startState: () => ({ braces: 0 }),
-  copyState: (state) => ({ ...state }),
-  token: promqlToken,
-  languageData: { commentTokens: { line: '#' }, closeBrackets: { brackets: ['(', '[', '{', '"', "'", '`'] } },
-});
+const WORDS = { functions: PROMQL_FUNCTIONS, aggregations: PROMQL_AGGREGATIONS, keywords: KEYWORDS };
+export const promqlToken = queryTokenizer(WORDS);
+export const promqlLanguage = queryLanguage('promql', WORDS, ['(', '[', '{', '"', "'", '`']);
 
 const quote = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 

@@ -1,12 +1,14 @@
-// The explorer's PromQL completion: metric names, functions and keywords outside a selector; label names and values
+// The explorer's PromQL and LogQL editors. PromQL completion: metric names, functions and keywords outside a selector; label names and values
 // inside `{…}`, scoped by the metric name before the braces and the matchers already typed; grouping labels after
-// `by (`; nothing inside a range. And the tokenizer that highlights it. The label source is a double that records what it was asked.
+// `by (`; nothing inside a range. And the tokenizers that highlight both languages. The label source is a double that records what it was asked.
 import { CompletionContext } from '@codemirror/autocomplete';
 import { StringStream } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import { describe, expect, it } from 'vitest';
 import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
+import { logqlLanguage } from '../../src/views/stack/qryn/editor/logql-language';
 import { promql, promqlCompletion, promqlLanguage, promqlToken } from '../../src/views/stack/qryn/editor/promql-language';
+import { queryTokenizer } from '../../src/views/stack/qryn/editor/query-tokens';
 
 function source() {
   const asked: string[] = [];
@@ -73,6 +75,44 @@ describe('PromQL completion', () => {
 
   it('offers nothing inside a range', async () => {
     expect((await complete('rate(up[5')).result).toBeNull();
+  });
+
+  it('highlights LogQL: selectors, line filters, pipeline stages, ranges and byte sizes', () => {
+    const token = queryTokenizer({ functions: ['rate', 'count_over_time'], aggregations: ['sum'], keywords: ['by', 'json', 'line_format'] });
+    const state = { braces: 0 };
+    const stream = new StringStream('sum by (level) (rate({app="x"} |= `err` | json | size > 10KB | line_format "{{.msg}}" [5m]))', 2, 2);
+    const out: string[] = [];
+    while (!stream.eol()) {
+      stream.start = stream.pos;
+      const style = token(stream, state);
+      if (style && style !== 'paren') out.push(`${stream.current()}:${style}`);
+    }
+    expect(out).toEqual([
+      'sum:variableName.function',
+      'by:keyword',
+      'level:variableName',
+      'rate:variableName.function',
+      '{:brace',
+      'app:labelName',
+      '=:operator',
+      '"x":string',
+      '}:brace',
+      '|=:operator',
+      '`err`:string',
+      '|:operator',
+      'json:keyword',
+      '|:operator',
+      'size:variableName',
+      '>:operator',
+      '10KB:number',
+      '|:operator',
+      'line_format:keyword',
+      '"{{.msg}}":string',
+      '[:squareBracket',
+      '5m:number',
+      ']:squareBracket',
+    ]);
+    expect(logqlLanguage.name).toBe('logql');
   });
 
   it('highlights PromQL: functions when called, metric and label names, strings, durations, keywords, comments', () => {
