@@ -1,14 +1,34 @@
 // The explorer's PromQL and LogQL editors. PromQL completion: metric names, functions and keywords outside a selector; label names and values
 // inside `{…}`, scoped by the metric name before the braces and the matchers already typed; grouping labels after
-// `by (`; nothing inside a range. And the tokenizers that highlight both languages. The label source is a double that records what it was asked.
+// `by (`; nothing inside a range. And the official grammars (Prometheus' and Grafana's lezer parsers) that highlight both
+// languages, syntax errors included. The label source is a double that records what it was asked.
 import { CompletionContext } from '@codemirror/autocomplete';
-import { StringStream } from '@codemirror/language';
+import type { LRLanguage } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
+import { highlightTree, tagHighlighter, tags as t } from '@lezer/highlight';
 import { describe, expect, it } from 'vitest';
 import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
 import { logqlLanguage } from '../../src/views/stack/qryn/editor/logql-language';
-import { promql, promqlCompletion, promqlLanguage, promqlToken } from '../../src/views/stack/qryn/editor/promql-language';
-import { queryTokenizer } from '../../src/views/stack/qryn/editor/query-tokens';
+import { promql, promqlCompletion, promqlLanguage } from '../../src/views/stack/qryn/editor/promql-language';
+
+// Each highlighting tag the grammars use as one short name (a function modifier before its variable name).
+const names = tagHighlighter([
+  { tag: t.function(t.variableName), class: 'function' },
+  { tag: t.variableName, class: 'name' },
+  { tag: t.labelName, class: 'label' },
+  { tag: t.keyword, class: 'keyword' },
+  { tag: t.string, class: 'string' },
+  { tag: t.number, class: 'number' },
+  { tag: t.comment, class: 'comment' },
+  { tag: t.operator, class: 'operator' },
+  { tag: t.invalid, class: 'invalid' },
+]);
+
+function highlighted(language: LRLanguage, text: string): string[] {
+  const out: string[] = [];
+  highlightTree(language.parser.parse(text), names, (from, to, name) => out.push(`${text.slice(from, to)}:${name}`));
+  return out;
+}
 
 function source() {
   const asked: string[] = [];
@@ -77,84 +97,55 @@ describe('PromQL completion', () => {
     expect((await complete('rate(up[5')).result).toBeNull();
   });
 
-  it('highlights LogQL: selectors, line filters, pipeline stages, ranges and byte sizes', () => {
-    const token = queryTokenizer({ functions: ['rate', 'count_over_time'], aggregations: ['sum'], keywords: ['by', 'json', 'line_format'] });
-    const state = { braces: 0 };
-    const stream = new StringStream('sum by (level) (rate({app="x"} |= `err` | json | size > 10KB | line_format "{{.msg}}" [5m]))', 2, 2);
-    const out: string[] = [];
-    while (!stream.eol()) {
-      stream.start = stream.pos;
-      const style = token(stream, state);
-      if (style && style !== 'paren') out.push(`${stream.current()}:${style}`);
-    }
-    expect(out).toEqual([
-      'sum:variableName.function',
+  it('highlights LogQL by Grafana\'s grammar: selectors, line filters, pipeline stages, ranges and byte sizes', () => {
+    expect(highlighted(logqlLanguage, 'sum by (level) (rate({app="x"} |= `err` | json | size > 10KB | line_format "{{.msg}}" [5m]))')).toEqual([
+      'sum:function',
       'by:keyword',
-      'level:variableName',
-      'rate:variableName.function',
-      '{:brace',
-      'app:labelName',
+      'level:label',
+      'rate:function',
+      'app:label',
       '=:operator',
       '"x":string',
-      '}:brace',
       '|=:operator',
       '`err`:string',
       '|:operator',
       'json:keyword',
       '|:operator',
-      'size:variableName',
+      'size:label',
       '>:operator',
       '10KB:number',
       '|:operator',
       'line_format:keyword',
       '"{{.msg}}":string',
-      '[:squareBracket',
-      '5m:number',
-      ']:squareBracket',
+      '[5m]:number',
     ]);
     expect(logqlLanguage.name).toBe('logql');
   });
 
-  it('highlights PromQL: functions when called, metric and label names, strings, durations, keywords, comments', () => {
-    const state = { braces: 0 };
-    const tokens = (line: string) => {
-      const stream = new StringStream(line, 2, 2);
-      const out: string[] = [];
-      while (!stream.eol()) {
-        stream.start = stream.pos;
-        const style = promqlToken(stream, state);
-        if (style) out.push(`${stream.current()}:${style}`);
-      }
-      return out;
-    };
-    expect(tokens('sum by (job) (rate(http_requests_total{job=~"a|b"}[1h30m])) > 0.5 # note')).toEqual([
-      'sum:variableName.function',
+  it('highlights PromQL by Prometheus\' grammar: functions when called, metric and label names, strings, durations, keywords, comments', () => {
+    expect(highlighted(promqlLanguage, 'sum by (job) (rate(http_requests_total{job=~"a|b"}[1h30m])) > 0.5 # note')).toEqual([
+      'sum:keyword',
       'by:keyword',
-      '(:paren',
-      'job:variableName',
-      '):paren',
-      '(:paren',
-      'rate:variableName.function',
-      '(:paren',
-      'http_requests_total:variableName',
-      '{:brace',
-      'job:labelName',
+      'job:label',
+      'rate:function',
+      'http_requests_total:name',
+      'job:label',
       '=~:operator',
       '"a|b":string',
-      '}:brace',
-      '[:squareBracket',
       '1h30m:number',
-      ']:squareBracket',
-      '):paren',
-      '):paren',
       '>:operator',
       '0.5:number',
       '# note:comment',
     ]);
-    // A metric named like a function is a metric when not called; an unclosed selector carries to the next line.
-    expect(tokens('rate offset 5m + up{')).toEqual(['rate:variableName', 'offset:keyword', '5m:number', '+:operator', 'up:variableName', '{:brace']);
-    expect(tokens('instance="x"}')).toEqual(['instance:labelName', '=:operator', '"x":string', '}:brace']);
-    expect(state.braces).toBe(0);
+    // A metric named like a function is a metric when not called.
+    expect(highlighted(promqlLanguage, 'rate offset 5m + up')).toEqual(['rate:name', 'offset:keyword', '5m:number', '+:operator', 'up:name']);
+  });
+
+  it('marks what the grammar cannot parse as invalid while it is typed', () => {
+    expect(highlighted(promqlLanguage, 'rate(up[5m]) ) 3')).toEqual(['rate:function', 'up:name', '5m:number', '):invalid', '3:invalid']);
+    expect(highlighted(logqlLanguage, 'rate({app="x"}[5m]) ) 3')).toContain('):invalid');
+    expect(highlighted(promqlLanguage, 'up{job="a"}').some((token) => token.endsWith(':invalid'))).toBe(false);
+    expect(highlighted(logqlLanguage, '{job="a"} |= "x" | json').some((token) => token.endsWith(':invalid'))).toBe(false);
   });
 
   it('is the language of the extension (closing brackets and comments from its data)', () => {

@@ -1,22 +1,45 @@
-// LogQL in the editor: highlighting by a small tokenizer (query-tokens.ts) with LogQL's words, and a completion
-// source that reads the instance's Loki label names and values, scoped by the matchers already typed in the same
-// stream selector. Also the shell's rule for where a LogQL query's results go: a metric expression at the root is
-// drawn as a chart, a log query goes to the logs panel. (Grafana's LogQL grammar, which the gateway's engine parses
-// with, is not loaded in the browser: with @lezer/lr it was ~16 kB gz for colours and this one decision.)
+// LogQL in the editor: Grafana's LogQL grammar (@grafana/lezer-logql, the one the gateway's engine parses with) as a
+// CodeMirror language with highlighting (the tree's error nodes tagged invalid, so a query that cannot parse is marked
+// while it is typed), and a completion source that reads the instance's Loki label names and values, scoped by the
+// matchers already typed in the same stream selector. Also the shell's rule for where a LogQL query's results go,
+// read from the same parse: a metric expression at the root is drawn as a chart, a log query goes to the logs panel.
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
-import { LanguageSupport } from '@codemirror/language';
+import { LRLanguage, LanguageSupport } from '@codemirror/language';
+import { parser } from '@grafana/lezer-logql';
+import { styleTags, tags as t } from '@lezer/highlight';
 import type { LabelSource } from './label-source';
-import { queryLanguage } from './query-tokens';
 import { selectorContext, usableLokiScope } from './selector-context';
+
+const KEYWORDS =
+  'Json Logfmt Unpack Pattern Regexp Unwrap LabelFormat LineFormat LabelReplace Vector Offset Bool On Ignoring GroupLeft GroupRight Decolorize Drop Keep By Without And Or Unless Ip';
+const FUNCTIONS =
+  'Sum Avg Count Max Min Stddev Stdvar Bottomk Topk Sort Sort_Desc CountOverTime Rate RateCounter BytesOverTime BytesRate AvgOverTime SumOverTime MinOverTime MaxOverTime StddevOverTime StdvarOverTime QuantileOverTime FirstOverTime LastOverTime AbsentOverTime BytesConv DurationConv DurationSecondsConv';
+
+export const logqlLanguage = LRLanguage.define({
+  name: 'logql',
+  parser: parser.configure({
+    props: [
+      styleTags({
+        [KEYWORDS]: t.keyword,
+        [FUNCTIONS]: t.function(t.variableName),
+        'Identifier LabelName': t.labelName,
+        String: t.string,
+        'Number Duration Bytes Range': t.number,
+        LineComment: t.lineComment,
+        'Eq Neq Re Nre PipeExact PipeMatch PipePattern Npa Gtr Gte Lss Lte Eql Add Sub Mul Div Mod Pow Pipe': t.operator,
+        '( )': t.paren,
+        '{ }': t.brace,
+        '[ ]': t.squareBracket,
+        '⚠': t.invalid,
+      }),
+    ],
+  }),
+  languageData: { commentTokens: { line: '#' }, closeBrackets: { brackets: ['(', '[', '{', '"', '`'] } },
+});
 
 const PIPELINE_WORDS = ['json', 'logfmt', 'unpack', 'pattern', 'regexp', 'line_format', 'label_format', 'drop', 'keep', 'decolorize', 'unwrap'];
 const RANGE_FUNCTIONS = ['count_over_time', 'rate', 'bytes_over_time', 'bytes_rate', 'sum_over_time', 'avg_over_time', 'min_over_time', 'max_over_time', 'quantile_over_time', 'first_over_time', 'last_over_time', 'absent_over_time', 'rate_counter'];
 const AGGREGATIONS = ['sum', 'avg', 'min', 'max', 'count', 'stddev', 'stdvar', 'topk', 'bottomk', 'sort', 'sort_desc'];
-
-const KEYWORDS = ['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'and', 'or', 'unless', ...PIPELINE_WORDS];
-const FUNCTIONS = [...RANGE_FUNCTIONS, 'label_replace', 'vector', 'bytes', 'duration', 'duration_seconds'];
-
-export const logqlLanguage = queryLanguage('logql', { functions: FUNCTIONS, aggregations: AGGREGATIONS, keywords: KEYWORDS }, ['(', '[', '{', '"', '`']);
 
 const quote = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
@@ -53,12 +76,10 @@ export function logql(labels: LabelSource): LanguageSupport {
   return new LanguageSupport(logqlLanguage, [autocompletion({ override: [logqlCompletion(labels)], activateOnTyping: true })]);
 }
 
-/**
- * True when the query's root is a metric expression (`rate(…)`, `sum by (…) (…)`, a binary of them, `vector(1)`):
- * every LogQL log query begins with its stream selector `{…}` (after comments and parentheses), every metric query
- * with something else.
- */
+/** True when the query's root is a metric expression (`rate(…)`, `sum by (…) (…)`, a binary of them, `vector(1)`). */
 export function isLogqlMetricQuery(query: string): boolean {
-  const start = query.replace(/^(?:\s|#[^\n]*|\()*/, '');
-  return start !== '' && !start.startsWith('{');
+  const tree = parser.parse(query);
+  const expr = tree.topNode.getChild('Expr');
+  const first = expr?.firstChild;
+  return first?.name === 'MetricExpr';
 }

@@ -1,19 +1,25 @@
-// PromQL in the editor: highlighting by a small tokenizer (query-tokens.ts: strings, numbers and durations, functions
-// and aggregations, keywords, label names inside `{…}`, metric names, operators, comments) and a completion source that
-// reads the instance's metric names, label names and values through the same label source as the label browser (the
+// PromQL in the editor: Prometheus' PromQL grammar (@prometheus-io/lezer-promql, the parser Prometheus' own editor is
+// built on; it carries its highlighting tags, a syntax error included: the tree's error nodes are tagged invalid, so
+// a query that cannot parse is marked while it is typed) as a CodeMirror language, and a completion source that reads
+// the instance's metric names, label names and values through the same label source as the label browser (the
 // instance's Prometheus API with the View's credential). Inside `{…}` the suggestions are scoped by the metric name
 // before the braces and the matchers already typed (match[]). No client-side linter: the errors underlined are the
 // ones the instance's parser answered.
 //
-// Size, measured (docs/qryn.md "The explorer's bundle"): Prometheus' full CodeMirror extension
-// (@prometheus-io/codemirror-promql) brought its own HTTP client, an LRU cache and a linter the explorer did not use
-// (~19 kB gz), and its grammar (@prometheus-io/lezer-promql with @lezer/lr, ~16 kB gz) served only highlighting, since
-// completion reads the text (selector-context.ts) and errors come from the instance.
+// Prometheus' full CodeMirror extension (@prometheus-io/codemirror-promql) is not used: it brings its own HTTP client,
+// an LRU cache and a linter the explorer has no use for (~19 kB gz of the metrics session, docs/qryn.md "The
+// explorer's bundle"); its grammar, the part that is the language, is this one.
 import { autocompletion, type Completion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
-import { LanguageSupport } from '@codemirror/language';
+import { LRLanguage, LanguageSupport } from '@codemirror/language';
+import { parser } from '@prometheus-io/lezer-promql';
 import type { LabelSource } from './label-source';
-import { queryLanguage, queryTokenizer } from './query-tokens';
 import { selectorContext, selectorText, type CompleteMatcher } from './selector-context';
+
+export const promqlLanguage = LRLanguage.define({
+  name: 'promql',
+  parser,
+  languageData: { commentTokens: { line: '#' }, closeBrackets: { brackets: ['(', '[', '{', '"', "'", '`'] } },
+});
 
 // PromQL's functions and aggregations (the Prometheus 2.x language the gateway's engine speaks).
 export const PROMQL_FUNCTIONS = [
@@ -27,9 +33,6 @@ export const PROMQL_FUNCTIONS = [
 ];
 export const PROMQL_AGGREGATIONS = ['avg', 'bottomk', 'count', 'count_values', 'group', 'max', 'min', 'quantile', 'stddev', 'stdvar', 'sum', 'topk'];
 const KEYWORDS = ['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'and', 'or', 'unless'];
-const WORDS = { functions: PROMQL_FUNCTIONS, aggregations: PROMQL_AGGREGATIONS, keywords: KEYWORDS };
-export const promqlToken = queryTokenizer(WORDS);
-export const promqlLanguage = queryLanguage('promql', WORDS, ['(', '[', '{', '"', "'", '`']);
 
 const quote = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
