@@ -4,12 +4,14 @@
 // languages, syntax errors included. The label source is a double that records what it was asked.
 import { CompletionContext } from '@codemirror/autocomplete';
 import type { LRLanguage } from '@codemirror/language';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type Transaction } from '@codemirror/state';
+import type { EditorView } from '@codemirror/view';
 import { highlightTree, tagHighlighter, tags as t } from '@lezer/highlight';
 import { describe, expect, it } from 'vitest';
 import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
 import { logqlLanguage } from '../../src/views/stack/qryn/editor/logql-language';
 import { promql, promqlCompletion, promqlLanguage } from '../../src/views/stack/qryn/editor/promql-language';
+import { textKeys } from '../../src/views/stack/qryn/editor/query-editor';
 
 // Each highlighting tag the grammars use as one short name (a function modifier before its variable name).
 const names = tagHighlighter([
@@ -152,5 +154,24 @@ describe('PromQL completion', () => {
     const state = EditorState.create({ doc: 'up', extensions: [promql(source().labels)] });
     expect(state.languageDataAt<string[]>('closeBrackets', 1)[0]).toMatchObject({ brackets: expect.arrayContaining(['(', '{', '"']) });
     expect(promqlLanguage.name).toBe('promql');
+  });
+});
+
+describe("The editor's text keys", () => {
+  it('break a line with Enter without indenting it, inside brackets too', () => {
+    const enter = textKeys.find((binding) => binding.key === 'Enter')!.run!;
+    // Between brackets the standard keymap's Enter would open an indented empty line (`sum(\n\n)`).
+    let state = EditorState.create({ doc: 'sum()', selection: { anchor: 4 }, extensions: [promql(source().labels)] });
+    const view = { get state() { return state; }, dispatch: (tr: Transaction) => (state = tr.state) } as unknown as EditorView;
+    expect(enter(view)).toBe(true);
+    expect(state.doc.toString()).toBe('sum(\n)');
+    expect(state.selection.main.head).toBe(5);
+  });
+
+  it('bind the text-field keys a query field needs and none of the code-editing extras', () => {
+    const keys = textKeys.map((binding) => binding.key ?? binding.mac);
+    expect(keys).toEqual(expect.arrayContaining(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'Backspace', 'Delete', 'Mod-a', 'Enter']));
+    expect(keys).not.toContain('Alt-ArrowUp');
+    expect(keys).not.toContain('Mod-/');
   });
 });

@@ -3,10 +3,17 @@
 // Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
 // completion list. The content element carries the field's accessible name.
 import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
-import { history, historyKeymap, standardKeymap } from '@codemirror/commands';
+import {
+  cursorCharLeft, cursorCharRight, cursorDocEnd, cursorDocStart, cursorGroupLeft, cursorGroupRight, cursorLineBoundaryBackward,
+  cursorLineBoundaryForward, cursorLineBoundaryLeft, cursorLineBoundaryRight, cursorLineDown, cursorLineUp, deleteCharBackward,
+  deleteCharForward, deleteGroupBackward, deleteGroupForward, deleteLineBoundaryBackward, deleteLineBoundaryForward, history,
+  historyKeymap, insertNewline, selectAll, selectCharLeft, selectCharRight, selectDocEnd, selectDocStart, selectGroupLeft,
+  selectGroupRight, selectLineBoundaryBackward, selectLineBoundaryForward, selectLineBoundaryLeft, selectLineBoundaryRight,
+  selectLineDown, selectLineUp,
+} from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
-import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { EditorView, keymap, placeholder as placeholderText, type KeyBinding } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
@@ -28,6 +35,35 @@ export interface QueryEditorProps {
   error: string | null;
   describedBy?: string;
 }
+
+// The platform's text-field keys (the bindings of CodeMirror's standard keymap a query field uses: cursor and selection
+// by character, word, line and document, deletion, select all). Enter inserts a plain line break: a query has no
+// indentation to continue, so the standard keymap's insertNewlineAndIndent (and the indentation machinery it pulls
+// in) is not loaded.
+export const textKeys: KeyBinding[] = [
+  { key: 'ArrowLeft', run: cursorCharLeft, shift: selectCharLeft, preventDefault: true },
+  { key: 'Mod-ArrowLeft', mac: 'Alt-ArrowLeft', run: cursorGroupLeft, shift: selectGroupLeft, preventDefault: true },
+  { mac: 'Cmd-ArrowLeft', run: cursorLineBoundaryLeft, shift: selectLineBoundaryLeft, preventDefault: true },
+  { key: 'ArrowRight', run: cursorCharRight, shift: selectCharRight, preventDefault: true },
+  { key: 'Mod-ArrowRight', mac: 'Alt-ArrowRight', run: cursorGroupRight, shift: selectGroupRight, preventDefault: true },
+  { mac: 'Cmd-ArrowRight', run: cursorLineBoundaryRight, shift: selectLineBoundaryRight, preventDefault: true },
+  { key: 'ArrowUp', run: cursorLineUp, shift: selectLineUp, preventDefault: true },
+  { key: 'ArrowDown', run: cursorLineDown, shift: selectLineDown, preventDefault: true },
+  { mac: 'Cmd-ArrowUp', run: cursorDocStart, shift: selectDocStart },
+  { mac: 'Cmd-ArrowDown', run: cursorDocEnd, shift: selectDocEnd },
+  { key: 'Home', run: cursorLineBoundaryBackward, shift: selectLineBoundaryBackward, preventDefault: true },
+  { key: 'End', run: cursorLineBoundaryForward, shift: selectLineBoundaryForward, preventDefault: true },
+  { key: 'Mod-Home', run: cursorDocStart, shift: selectDocStart },
+  { key: 'Mod-End', run: cursorDocEnd, shift: selectDocEnd },
+  { key: 'Enter', run: insertNewline },
+  { key: 'Mod-a', run: selectAll },
+  { key: 'Backspace', run: deleteCharBackward, shift: deleteCharBackward, preventDefault: true },
+  { key: 'Delete', run: deleteCharForward, preventDefault: true },
+  { key: 'Mod-Backspace', mac: 'Alt-Backspace', run: deleteGroupBackward, preventDefault: true },
+  { key: 'Mod-Delete', mac: 'Alt-Delete', run: deleteGroupForward, preventDefault: true },
+  { mac: 'Mod-Backspace', run: deleteLineBoundaryBackward, preventDefault: true },
+  { mac: 'Mod-Delete', run: deleteLineBoundaryForward, preventDefault: true },
+];
 
 const theme = EditorView.theme({
   '&': { fontSize: '14px', border: '1px solid var(--colors-border-default)', borderRadius: '6px', background: 'var(--colors-bg-default)' },
@@ -69,9 +105,9 @@ export function QueryEditor(props: QueryEditorProps) {
           closeBrackets(),
           bracketMatching(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          // The standard keymap (cursor, selection, deletion, select all) without defaultKeymap's code-editing
-          // extras (line moves, comment toggling, indentation, syntax selection) a one-query field has no use for.
-          keymap.of([...closeBracketsKeymap, ...standardKeymap, ...historyKeymap, ...completionKeymap]),
+          // The text-field keys without defaultKeymap's code-editing extras (line moves, comment toggling,
+          // indentation, syntax selection) a one-query field has no use for.
+          keymap.of([...closeBracketsKeymap, ...textKeys, ...historyKeymap, ...completionKeymap]),
           EditorView.lineWrapping,
           theme,
           errorUnderline,
