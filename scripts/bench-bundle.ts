@@ -1,8 +1,10 @@
 // npm run bench:bundle — builds the console (unless --no-build and dist/ exists) and prints the gzipped JavaScript
 // the first route needs (the entry and its static imports, from Vite's manifest), each lazy chunk, and the qryn
-// explorer route's own JavaScript (on opening, and what it loads later on demand: a language, the chart library).
+// explorer route's own JavaScript (on opening, and each language's session with what it loads on demand: the
+// language, its results panel, the chart library; BENCH_VERBOSE=1 adds a per-package breakdown).
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchSmoke, budgetExitCode, requireBuild } from './bench-budget';
@@ -65,29 +67,150 @@ for (const [key, chunk] of Object.entries(manifest).filter(([, chunk]) => chunk.
 }
 
 // The explorer route: what its chunk and its static imports add to the first route and the qryn area it opens from
-// (the area's own tabs load those already), and, separately, the chunks it loads later on demand (dynamic imports).
+// (the area's own tabs load those already); then each session's total: the opening plus what a session of each
+// language loads on demand (its language, its results panel, uPlot for a chart), shared chunks counted once. The
+// budget (issue 26) is for a whole session. BENCH_VERBOSE=1 also builds with source maps into a temporary directory
+// and attributes each session's gzipped bytes to packages and source files (each chunk's gzip shared out by the
+// share of its bytes the map gives a source).
 const explorerKey = Object.keys(manifest).find((key) => manifest[key]!.src === EXPLORER_ENTRY);
 const areaKey = Object.keys(manifest).find((key) => manifest[key]!.src === QRYN_AREA_ENTRY);
+/** What a session of each language loads on demand beyond the opening (manifest `src` suffixes). */
+const EXPLORER_SESSIONS: { name: string; loads: string[] }[] = [
+  { name: 'Metrics (PromQL + chart)', loads: ['editor/promql-language.ts', 'uPlot.esm'] },
+  { name: 'Logs (LogQL + logs panel + chart)', loads: ['editor/logql-language.ts', 'explorer/logs/logs-panel.tsx', 'uPlot.esm'] },
+  { name: 'Traces (TraceQL + traces panel)', loads: ['editor/traceql-language.ts', 'explorer/traces/traces-panel.tsx'] },
+];
+
+function explorerSessions(chunks: Record<string, ManifestChunk>, opening: string[], before: Set<string>) {
+  const deep = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key)) return seen;
+    seen.add(key);
+    for (const dependency of chunks[key]?.imports ?? []) deep(dependency, seen);
+    return seen;
+  };
+  const beyond = (keys: string[]) => new Set(keys.flatMap((key) => [...deep(key)]).filter((key) => !before.has(key) && !opening.includes(key)));
+  return EXPLORER_SESSIONS.map((session) => {
+    const parts = session.loads.map((suffix) => {
+      // uPlot is a shared chunk (another page imports it too): it has no `src`, its key names it.
+      const key = Object.keys(chunks).find((k) => (chunks[k]!.src ?? k).includes(suffix) && chunks[k]!.file.endsWith('.js'));
+      if (!key) throw new Error(`The explorer's ${suffix} is not a chunk of its own: is it still imported on demand?`);
+      return { suffix, key };
+    });
+    return { ...session, parts, all: [...opening, ...beyond(parts.map((part) => part.key))] };
+  });
+}
+
 if (explorerKey && areaKey) {
   const before = new Set([...firstRoute, ...closure(areaKey)]);
   const own = [...closure(explorerKey)].filter((key) => !before.has(key));
   const ownKb = own.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
-  const onDemand = new Set<string>();
-  for (const key of own) for (const lazy of manifest[key]!.dynamicImports ?? []) for (const dependency of closure(lazy)) if (!before.has(dependency) && !own.includes(dependency)) onDemand.add(dependency);
-  const onDemandKb = [...onDemand].reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
   // CodeMirror's and uPlot's class names mark their code: the landing route must carry neither.
   const landingHasExplorer = [...firstRoute].some((key) => /cm-content|u-legend/.test(readFileSync(path.join(dist, manifest[key]!.file), 'utf8')));
   console.log('\nqryn explorer route (beyond the first route and the qryn area), gzipped:');
   for (const key of own) console.log(`  ${manifest[key]!.file.padEnd(48)} ${gzipKb(manifest[key]!.file).toFixed(1).padStart(7)} kB`);
   console.log(`  ${'total JS on opening'.padEnd(48)} ${ownKb.toFixed(1).padStart(7)} kB (budget ${EXPLORER_BUDGET_KB} kB)`);
-  for (const key of onDemand) console.log(`  on demand: ${(manifest[key]!.src ?? manifest[key]!.file).slice(-37).padEnd(37)} ${gzipKb(manifest[key]!.file).toFixed(1).padStart(7)} kB`);
-  console.log(`  ${'loaded later on demand, all'.padEnd(48)} ${onDemandKb.toFixed(1).padStart(7)} kB`);
+  const sessions = explorerSessions(manifest, own, before);
+  console.log(`\nqryn explorer sessions (opening + what each loads on demand, shared chunks once), gzipped, budget ${EXPLORER_BUDGET_KB} kB:`);
+  for (const session of sessions) {
+    console.log(`  ${session.name}`);
+    console.log(`    ${'opening'.padEnd(44)} ${ownKb.toFixed(1).padStart(7)} kB`);
+    const counted = new Set(own);
+    for (const part of session.parts) {
+      const added = [...closure(part.key)].filter((key) => !before.has(key) && !counted.has(key));
+      for (const key of added) counted.add(key);
+      const kb = added.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+      console.log(`    ${`+ ${part.suffix.split('/').pop()}`.padEnd(44)} ${kb.toFixed(1).padStart(7)} kB`);
+    }
+    const totalKb = session.all.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+    const verdict = totalKb <= EXPLORER_BUDGET_KB ? 'within budget' : `over budget by ${(totalKb - EXPLORER_BUDGET_KB).toFixed(1)} kB`;
+    console.log(`    ${'session total'.padEnd(44)} ${totalKb.toFixed(1).padStart(7)} kB (${verdict})`);
+  }
   console.log(landingHasExplorer ? 'WARNING: the first route includes the editor or the charts.' : '  the first route holds neither the editor nor the charts');
   if (landingHasExplorer) process.exitCode = 1;
   if (ownKb > EXPLORER_BUDGET_KB) {
     console.log(`The explorer route is over budget by ${(ownKb - EXPLORER_BUDGET_KB).toFixed(1)} kB.`);
     process.exitCode = 1;
   }
+  if (process.env.BENCH_VERBOSE) explorerBreakdown();
+}
+
+/** BENCH_VERBOSE: a source-mapped build in a temporary directory, each session's gzipped kB per package or source. */
+function explorerBreakdown() {
+  const mapped = mkdtempSync(path.join(tmpdir(), 'bench-bundle-'));
+  try {
+    execSync(`npx vite build --sourcemap --outDir ${JSON.stringify(mapped)} --emptyOutDir --logLevel error`, { stdio: 'inherit' });
+    const chunks = JSON.parse(readFileSync(path.join(mapped, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const find = (src: string) => Object.keys(chunks).find((key) => chunks[key]!.src === src)!;
+    const deep = (key: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(key)) return seen;
+      seen.add(key);
+      for (const dependency of chunks[key]?.imports ?? []) deep(dependency, seen);
+      return seen;
+    };
+    const entry = Object.keys(chunks).find((key) => chunks[key]!.isEntry)!;
+    const before = new Set([...deep(entry), ...deep(find(QRYN_AREA_ENTRY))]);
+    const opening = [...deep(find(EXPLORER_ENTRY))].filter((key) => !before.has(key));
+    const perChunk = new Map<string, Map<string, number>>();
+    for (const key of new Set(explorerSessions(chunks, opening, before).flatMap((session) => session.all))) perChunk.set(key, attribute(mapped, chunks[key]!.file));
+    for (const session of [{ name: 'Opening', all: opening }, ...explorerSessions(chunks, opening, before)]) {
+      const total = new Map<string, number>();
+      for (const key of session.all) for (const [source, kb] of perChunk.get(key) ?? attribute(mapped, chunks[key]!.file)) total.set(source, (total.get(source) ?? 0) + kb);
+      console.log(`\n${session.name}: gzipped kB per package or source (≥ 0.3 kB)`);
+      for (const [source, kb] of [...total].sort((a, b) => b[1] - a[1]).filter(([, kb]) => kb >= 0.3)) console.log(`  ${source.padEnd(64)} ${kb.toFixed(1).padStart(6)}`);
+    }
+  } finally {
+    rmSync(mapped, { recursive: true, force: true });
+  }
+}
+
+/** A chunk's gzipped kB shared out by source (node_modules files grouped by package), from its source map's segments. */
+function attribute(directory: string, file: string): Map<string, number> {
+  const code = readFileSync(path.join(directory, file), 'utf8');
+  const map = JSON.parse(readFileSync(path.join(directory, `${file}.map`), 'utf8')) as { sources: string[]; mappings: string };
+  const lines = code.split('\n');
+  const bytes = new Map<string, number>();
+  let source = 0;
+  map.mappings.split(';').forEach((line, index) => {
+    // Each segment runs from its column to the next segment's (or the line's end); its second field moves the source.
+    const segments: { column: number; source: number }[] = [];
+    let column = 0;
+    for (const segment of line.split(',').filter(Boolean)) {
+      const fields = decodeVlq(segment);
+      column += fields[0]!;
+      if (fields.length > 1) source += fields[1]!;
+      segments.push({ column, source: fields.length > 1 ? source : -1 });
+    }
+    segments.forEach((segment, i) => {
+      const end = segments[i + 1]?.column ?? lines[index]?.length ?? segment.column;
+      const name = segment.source < 0 ? '(generated)' : packageOf(map.sources[segment.source]!);
+      bytes.set(name, (bytes.get(name) ?? 0) + end - segment.column);
+    });
+  });
+  const all = [...bytes.values()].reduce((sum, n) => sum + n, 0) || 1;
+  const kb = gzipSync(code).length / 1024;
+  return new Map([...bytes].map(([name, n]) => [name, (kb * n) / all]));
+}
+
+function decodeVlq(segment: string): number[] {
+  const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+
+function packageOf(source: string) {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? source.replace(/^(?:\.\.\/)+/, '').replace(/^.*?\/(src\/)/, '$1');
 }
 
 const stripeInFirstRoute = [...firstRoute].some((key) => readFileSync(path.join(dist, manifest[key]!.file), 'utf8').includes('js.stripe.com'));

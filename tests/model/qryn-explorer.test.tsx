@@ -21,9 +21,6 @@ vi.hoisted(() => {
   (globalThis as { matchMedia?: unknown }).matchMedia ??= () => ({ matches: false, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} });
 });
 installDomStubs();
-// Prometheus' CodeMirror extension ships no "exports", so Node loads its CommonJS build with a second copy of
-// @codemirror/state; its completion against a real instance is walked in the browser (e2e/qryn-explorer.spec.ts).
-vi.mock('../../src/views/stack/qryn/editor/promql-language', () => ({ promql: () => ({ extension: [], destroy: () => undefined }) }));
 
 const remembered: string[] = [];
 let forgotten = 0;

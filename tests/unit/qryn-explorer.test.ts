@@ -152,6 +152,12 @@ describe('selectors', () => {
     expect(isLogqlMetricQuery('rate({job="a"} |= "x" [5m]) / 2')).toBe(true);
     expect(isLogqlMetricQuery('{job="a"} |= "rate(" | json')).toBe(false);
     expect(isLogqlMetricQuery('')).toBe(false);
+    // Parentheses, comments and a literal at the root.
+    expect(isLogqlMetricQuery('( {job="a"} | json )')).toBe(false);
+    expect(isLogqlMetricQuery('# errors\n  {job="a"} |= "sum("')).toBe(false);
+    expect(isLogqlMetricQuery('# rate\n(sum(rate({job="a"}[1m])))')).toBe(true);
+    expect(isLogqlMetricQuery('vector(1)')).toBe(true);
+    expect(isLogqlMetricQuery('  \n ')).toBe(false);
   });
 });
 

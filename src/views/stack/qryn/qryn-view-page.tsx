@@ -5,21 +5,25 @@
 // logs and traces. The credential flow is the qryn-explorer machine; docs/qryn.md "qryn View: the explorer".
 import { useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Input } from '../../../components/ui/field';
+import { Spinner } from '../../../components/ui/spinner';
 import { VIEW_TOKEN_NAME, qrynExplorerMachine, type QrynExplorerMachine } from '../../../machines/qryn-explorer/qryn-explorer.machine';
 import { createQrynToken, type QrynConfigData } from '../../../services/qryn';
 import { EXPLORER_REFUSED_MESSAGE, labelNames } from '../../../services/qryn-explorer';
 import { clearViewCookie, viewCredentialFor, writeViewCookie } from '../../../services/qryn-view';
 import { useShellData } from '../../shell/use-shell-data';
 import { ExplorerShell, type ExplorerPanels } from './explorer/explorer-shell';
-import { LogsPanel } from './explorer/logs/logs-panel';
-import { TracesPanel } from './explorer/traces/traces-panel';
+
+// The logs and traces panels (with their machines and reads) load when a LogQL log query or a TraceQL query first
+// shows results, so that a metrics session does not carry them (docs/qryn.md "The explorer's bundle").
+const LogsPanel = lazy(async () => ({ default: (await import('./explorer/logs/logs-panel')).LogsPanel }));
+const TracesPanel = lazy(async () => ({ default: (await import('./explorer/traces/traces-panel')).TracesPanel }));
 
 export function CredentialForm({ actor }: { actor: ActorRefFrom<QrynExplorerMachine> }) {
   const state = useSelector(actor, (s) => s);
@@ -54,10 +58,14 @@ export function CredentialForm({ actor }: { actor: ActorRefFrom<QrynExplorerMach
 function instancePanels(instanceUrl: string, auth: string, refused: () => void): ExplorerPanels {
   return {
     logs: ({ run, onQueryChange, onOpenTrace }) => (
-      <LogsPanel instanceUrl={instanceUrl} auth={auth} query={run.query} range={run.range} runId={run.id} onQueryChange={onQueryChange} onOpenTrace={onOpenTrace} onCredentialRefused={refused} />
+      <Suspense fallback={<Spinner label="Loading the logs panel" />}>
+        <LogsPanel instanceUrl={instanceUrl} auth={auth} query={run.query} range={run.range} runId={run.id} onQueryChange={onQueryChange} onOpenTrace={onOpenTrace} onCredentialRefused={refused} />
+      </Suspense>
     ),
     traces: ({ run, traceId, onOpenTrace }) => (
-      <TracesPanel instanceUrl={instanceUrl} auth={auth} query={run.query} range={run.range} runId={run.id} traceId={traceId} onOpenTrace={onOpenTrace} onCredentialRefused={refused} />
+      <Suspense fallback={<Spinner label="Loading the traces panel" />}>
+        <TracesPanel instanceUrl={instanceUrl} auth={auth} query={run.query} range={run.range} runId={run.id} traceId={traceId} onOpenTrace={onOpenTrace} onCredentialRefused={refused} />
+      </Suspense>
     ),
   };
 }

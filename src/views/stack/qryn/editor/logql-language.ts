@@ -1,7 +1,8 @@
 // LogQL in the editor: Grafana's LogQL grammar (@grafana/lezer-logql, the one the gateway's engine parses with) as a
-// CodeMirror language with highlighting, and a completion source that reads the instance's Loki label names and
-// values, scoped by the matchers already typed in the same stream selector. Also the shell's rule for where a LogQL
-// query's results go: a metric expression at the root is drawn as a chart, a log query goes to the logs panel.
+// CodeMirror language with highlighting (the tree's error nodes tagged invalid, so a query that cannot parse is marked
+// while it is typed), and a completion source that reads the instance's Loki label names and values, scoped by the
+// matchers already typed in the same stream selector. Also the shell's rule for where a LogQL query's results go,
+// read from the same parse: a metric expression at the root is drawn as a chart, a log query goes to the logs panel.
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { LRLanguage, LanguageSupport } from '@codemirror/language';
 import { parser } from '@grafana/lezer-logql';
@@ -29,6 +30,7 @@ export const logqlLanguage = LRLanguage.define({
         '( )': t.paren,
         '{ }': t.brace,
         '[ ]': t.squareBracket,
+        '⚠': t.invalid,
       }),
     ],
   }),

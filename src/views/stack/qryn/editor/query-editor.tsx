@@ -1,19 +1,25 @@
 // The explorer's query editor (CodeMirror 6) for PromQL, LogQL and TraceQL: highlighting, completion from the
-// instance, the last run's error underlined where the instance's parser put it (@codemirror/lint diagnostics),
+// instance, the last run's error underlined where the instance's parser put it (error-underline.ts),
 // Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
 // completion list. The content element carries the field's accessible name.
 import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import {
+  cursorCharLeft, cursorCharRight, cursorDocEnd, cursorDocStart, cursorGroupLeft, cursorGroupRight, cursorLineBoundaryBackward,
+  cursorLineBoundaryForward, cursorLineBoundaryLeft, cursorLineBoundaryRight, cursorLineDown, cursorLineUp, deleteCharBackward,
+  deleteCharForward, deleteGroupBackward, deleteGroupForward, deleteLineBoundaryBackward, deleteLineBoundaryForward, history,
+  historyKeymap, insertNewline, selectAll, selectCharLeft, selectCharRight, selectDocEnd, selectDocStart, selectGroupLeft,
+  selectGroupRight, selectLineBoundaryBackward, selectLineBoundaryForward, selectLineBoundaryLeft, selectLineBoundaryRight,
+  selectLineDown, selectLineUp,
+} from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
-import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { EditorView, keymap, placeholder as placeholderText, type KeyBinding } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
+import { errorUnderline, underlineError } from './error-underline';
 import type { LabelSource } from './label-source';
-import type { PromqlTarget } from './promql-language';
 
 export interface QueryEditorProps {
   language: ExplorerLanguage;
@@ -23,14 +29,41 @@ export interface QueryEditorProps {
   /** The accessible name of the editor (the visible label's text). */
   label: string;
   placeholder?: string;
-  /** Loki labels (LogQL) or Tempo tags (TraceQL) for completion. */
+  /** Prometheus metric and label names (PromQL), Loki labels (LogQL) or Tempo tags (TraceQL) for completion. */
   labels: LabelSource;
-  /** The Prometheus API the PromQL completion reads. */
-  promql: PromqlTarget;
   /** The last run's error: underlined at the position the instance's parser gave. */
   error: string | null;
   describedBy?: string;
 }
+
+// The platform's text-field keys (the bindings of CodeMirror's standard keymap a query field uses: cursor and selection
+// by character, word, line and document, deletion, select all). Enter inserts a plain line break: a query has no
+// indentation to continue, so the standard keymap's insertNewlineAndIndent (and the indentation machinery it pulls
+// in) is not loaded.
+export const textKeys: KeyBinding[] = [
+  { key: 'ArrowLeft', run: cursorCharLeft, shift: selectCharLeft, preventDefault: true },
+  { key: 'Mod-ArrowLeft', mac: 'Alt-ArrowLeft', run: cursorGroupLeft, shift: selectGroupLeft, preventDefault: true },
+  { mac: 'Cmd-ArrowLeft', run: cursorLineBoundaryLeft, shift: selectLineBoundaryLeft, preventDefault: true },
+  { key: 'ArrowRight', run: cursorCharRight, shift: selectCharRight, preventDefault: true },
+  { key: 'Mod-ArrowRight', mac: 'Alt-ArrowRight', run: cursorGroupRight, shift: selectGroupRight, preventDefault: true },
+  { mac: 'Cmd-ArrowRight', run: cursorLineBoundaryRight, shift: selectLineBoundaryRight, preventDefault: true },
+  { key: 'ArrowUp', run: cursorLineUp, shift: selectLineUp, preventDefault: true },
+  { key: 'ArrowDown', run: cursorLineDown, shift: selectLineDown, preventDefault: true },
+  { mac: 'Cmd-ArrowUp', run: cursorDocStart, shift: selectDocStart },
+  { mac: 'Cmd-ArrowDown', run: cursorDocEnd, shift: selectDocEnd },
+  { key: 'Home', run: cursorLineBoundaryBackward, shift: selectLineBoundaryBackward, preventDefault: true },
+  { key: 'End', run: cursorLineBoundaryForward, shift: selectLineBoundaryForward, preventDefault: true },
+  { key: 'Mod-Home', run: cursorDocStart, shift: selectDocStart },
+  { key: 'Mod-End', run: cursorDocEnd, shift: selectDocEnd },
+  { key: 'Enter', run: insertNewline },
+  { key: 'Mod-a', run: selectAll },
+  { key: 'Backspace', run: deleteCharBackward, shift: deleteCharBackward, preventDefault: true },
+  { key: 'Delete', run: deleteCharForward, preventDefault: true },
+  { key: 'Mod-Backspace', mac: 'Alt-Backspace', run: deleteGroupBackward, preventDefault: true },
+  { key: 'Mod-Delete', mac: 'Alt-Delete', run: deleteGroupForward, preventDefault: true },
+  { mac: 'Mod-Backspace', run: deleteLineBoundaryBackward, preventDefault: true },
+  { mac: 'Mod-Delete', run: deleteLineBoundaryForward, preventDefault: true },
+];
 
 const theme = EditorView.theme({
   '&': { fontSize: '14px', border: '1px solid var(--colors-border-default)', borderRadius: '6px', background: 'var(--colors-bg-default)' },
@@ -42,11 +75,11 @@ const theme = EditorView.theme({
   '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--colors-accent-default, #2563eb)', color: 'white' },
 });
 
-// Each language (its grammar, and Prometheus' extension for PromQL) is its own chunk, loaded when chosen.
-async function languageExtension(props: QueryEditorProps): Promise<{ extension: Extension; destroy?: () => void }> {
-  if (props.language === 'promql') return (await import('./promql-language')).promql(props.promql);
-  if (props.language === 'logql') return { extension: (await import('./logql-language')).logql(props.labels) };
-  return { extension: (await import('./traceql-language')).traceql(props.labels) };
+// Each language (its grammar and completion) is its own chunk, loaded when chosen.
+async function languageExtension(props: QueryEditorProps): Promise<Extension> {
+  if (props.language === 'promql') return (await import('./promql-language')).promql(props.labels);
+  if (props.language === 'logql') return (await import('./logql-language')).logql(props.labels);
+  return (await import('./traceql-language')).traceql(props.labels);
 }
 
 export function QueryEditor(props: QueryEditorProps) {
@@ -72,9 +105,12 @@ export function QueryEditor(props: QueryEditorProps) {
           closeBrackets(),
           bracketMatching(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+          // The text-field keys without defaultKeymap's code-editing extras (line moves, comment toggling,
+          // indentation, syntax selection) a one-query field has no use for.
+          keymap.of([...closeBracketsKeymap, ...textKeys, ...historyKeymap, ...completionKeymap]),
           EditorView.lineWrapping,
           theme,
+          errorUnderline,
           language.current.of([]),
           attributes.current.of([]),
           EditorView.updateListener.of((update) => {
@@ -91,20 +127,16 @@ export function QueryEditor(props: QueryEditorProps) {
   }, []);
 
   // The language (and the instance its completion reads) changes in place; the document stays.
-  const { language: lang, labels, promql: target } = props;
+  const { language: lang, labels } = props;
   useEffect(() => {
     let gone = false;
-    let destroy: (() => void) | undefined;
-    void languageExtension(latest.current).then((loaded) => {
-      if (gone) return loaded.destroy?.();
-      destroy = loaded.destroy;
-      view.current?.dispatch({ effects: language.current.reconfigure(loaded.extension) });
+    void languageExtension(latest.current).then((extension) => {
+      if (!gone) view.current?.dispatch({ effects: language.current.reconfigure(extension) });
     });
     return () => {
       gone = true;
-      destroy?.();
     };
-  }, [lang, labels, target.url, target.auth, target.lookbackMs]);
+  }, [lang, labels]);
 
   useEffect(() => {
     const content: Record<string, string> = { 'aria-label': props.label };
@@ -127,8 +159,7 @@ export function QueryEditor(props: QueryEditorProps) {
     if (!editor) return;
     const position = props.error ? errorPosition(props.error) : null;
     const text = editor.state.doc.toString();
-    const diagnostics = position && text ? [{ ...errorSpan(text, position), severity: 'error' as const, message: props.error! }] : [];
-    editor.dispatch(setDiagnostics(editor.state, diagnostics));
+    editor.dispatch(underlineError(position && text ? { ...errorSpan(text, position), message: props.error! } : null));
   }, [props.error]);
 
   return <div ref={host} data-language={props.language} className={css({ w: 'full', minW: '0' })} />;

@@ -1,6 +1,7 @@
 // TraceQL in the editor: plain highlighting (a small tokenizer: strings, numbers and durations, intrinsics,
 // attribute names, operators) and completion of tag names and values from the instance's Tempo tag search
-// (/api/v2/search/tags and tag values), inside a spanset filter `{ … }`.
+// (/api/v2/search/tags and tag values), inside a spanset filter `{ … }`. A tokenizer because no official TraceQL
+// lezer grammar is among the project's packages (PromQL and LogQL use Prometheus' and Grafana's grammars).
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { LanguageSupport, StreamLanguage, type StringStream } from '@codemirror/language';
 import type { LabelSource } from './label-source';

@@ -123,7 +123,6 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
     const r = resolveRange(url.range, 0);
     return r.to - r.from;
   }, [url.range]);
-  const promqlTarget = useMemo(() => ({ url: target.url, auth: target.auth, lookbackMs }), [target, lookbackMs]);
 
   const switchLanguage = (language: ExplorerLanguage) => {
     if (language === url.language) return;
@@ -203,7 +202,6 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
                 label={editorLabel}
                 placeholder={PLACEHOLDERS[url.language]}
                 labels={labelSources[url.language]}
-                promql={promqlTarget}
                 error={metricRun ? metricError : null}
                 describedBy="query-editor-help"
               />
