@@ -89,6 +89,9 @@ export function createQueryPool<Job extends { timeoutMs: number }, Answer>(optio
           // The engines check their deadline as they go; a worker still silent after the grace period is stuck.
           slot.pending.delete(id);
           resolve(options.timedOut());
+          // Out of the pool at once, so that no query is sent to it while it stops.
+          const index = slots.indexOf(slot);
+          if (index >= 0) slots.splice(index, 1);
           void slot.worker.terminate();
         }, job.timeoutMs + options.graceMs);
         slot.pending.set(id, { resolve, timer });
