@@ -8,8 +8,9 @@ import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 // when the workers are turned off (QRYN_LOKI_WORKERS=0), and the query's deadline stops the evaluation in the worker.
 
 const S = 1_000_000_000n;
-const LINES = 60_000;
-const HEAVY = 'sum by (level) (count_over_time({app="heavy"} | json | line_format "{{.msg}} {{.level}} {{.path}}" [1m]))';
+const LINES = 30_000;
+const HEAVY =
+  'sum by (level) (count_over_time({app="heavy"} | json | line_format "{{.msg}} {{.level}} {{.path}}" | label_format shout="{{ ToUpper .msg }}" | line_format "{{.shout}} {{ .path | replace \\"/\\" \\"-\\" }}" [1m]))';
 let platform: TestPlatform;
 let qryn: EnabledQryn;
 let start: bigint;
@@ -22,9 +23,9 @@ beforeAll(async () => {
   start = end - 30n * 60n * S;
   const spacing = (end - start) / BigInt(LINES);
   const levels = ['info', 'warn', 'error', 'debug'];
-  for (let batch = 0; batch < LINES; batch += 20_000) {
+  for (let batch = 0; batch < LINES; batch += 15_000) {
     const values: [string, string][] = [];
-    for (let i = batch; i < batch + 20_000; i++) {
+    for (let i = batch; i < batch + 15_000; i++) {
       values.push([String(start + BigInt(i) * spacing + 1n), JSON.stringify({ level: levels[i % 4], msg: `request ${i}`, path: `/api/${i % 13}`, latency_ms: i % 977 })]);
     }
     const response = await fetch(`${qryn.url}/loki/api/v1/push`, {
@@ -55,6 +56,16 @@ async function busyMs<T>(run: () => Promise<T>): Promise<{ busy: number; result:
   return { busy: performance.eventLoopUtilization(before).active, result };
 }
 
+async function leastBusy() {
+  let least = Infinity;
+  for (let i = 0; i < 2; i++) {
+    const { busy, result } = await busyMs(heavyQuery);
+    expect(result.status).toBe(200);
+    least = Math.min(least, busy);
+  }
+  return { busy: least };
+}
+
 it('evaluates a heavy pipeline in a worker thread, not on the gateway event loop', async () => {
   // Warm up both paths (the worker's start and module loading, the engine's first compilation) before measuring.
   process.env.QRYN_LOKI_WORKERS = '0';
@@ -74,13 +85,12 @@ it('evaluates a heavy pipeline in a worker thread, not on the gateway event loop
     .reduce((a, b) => a + b, 0);
   expect(sums).toBe(LINES);
 
-  const worker = await busyMs(heavyQuery);
+  // The less busy of two runs each: other work of this process (or a loaded machine) only adds to the figure.
+  const worker = await leastBusy();
   process.env.QRYN_LOKI_WORKERS = '0';
-  const gateway = await busyMs(heavyQuery);
+  const gateway = await leastBusy();
   delete process.env.QRYN_LOKI_WORKERS;
-  expect(worker.result.status).toBe(200);
-  expect(gateway.result.status).toBe(200);
-  // In this thread the pipeline over 60,000 lines keeps the event loop busy; with the workers it only parses the
+  // In this thread the engine over 30,000 lines keeps the event loop busy; with the workers it only parses the
   // parameters and writes the answer.
   expect(worker.busy).toBeLessThan(gateway.busy / 2);
 }, 120_000);
