@@ -1,23 +1,25 @@
 import type { ServerResponse } from 'node:http';
-import { DEFAULT_LIMITS, runQuery, type EngineLimits } from '../../../packages/logql/engine/evaluate';
+import { DEFAULT_LIMITS, type EngineLimits } from '../../../packages/logql/engine/evaluate';
 import { LogQLQueryError } from '../../../packages/logql/engine/errors';
-import { LogQLParseError } from '../../../packages/logql/syntax/parse';
 import { parseDurationNs } from '../../../packages/logql/syntax/units';
-import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
-import { formParams, success, type ReadRequest } from './gateway-http';
-import { createLogsQuerier } from './logs-querier';
+import { formParams, type ReadRequest } from './gateway-http';
+import { evaluateLogql } from './logql-evaluate';
+import { createLogqlPool, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
 import { ReadError } from './read-error';
+import { StorageError } from './storage-client';
 import { parseTime } from './time-params';
 
 // The Loki query calls of an instance: query (instant) and query_range, evaluated by the LogQL engine
-// (packages/logql) over the instance's ClickHouse database. Errors are answered as Loki answers them: plain text
-// with the status (400 for the client's query, 504 for a timeout). loki-metadata-api.ts has the calls about streams.
+// (packages/logql) over the instance's ClickHouse database in the LogQL query workers (logql-pool.ts), so that a
+// heavy pipeline never stalls ingestion or the other calls; this thread only reads and checks the parameters.
+// Errors are answered as Loki answers them: plain text with the status (400 for the client's query, 504 for a
+// timeout). loki-metadata-api.ts has the calls about streams.
 
 const NS_PER_S = 1_000_000_000n;
 const HOUR = 3600n * NS_PER_S;
 
 /** Limits and settings of the query calls (docs/qryn.md); the environment may override them. */
-export function lokiQueryLimits(env: NodeJS.ProcessEnv = process.env): EngineLimits & { timeoutMs: number } {
+export function lokiQueryLimits(env: NodeJS.ProcessEnv = process.env): EngineLimits & { timeoutMs: number; workers: number } {
   const num = (name: string, fallback: number) => {
     const v = Number(env[name]);
     return Number.isFinite(v) && v > 0 ? v : fallback;
@@ -29,12 +31,58 @@ export function lokiQueryLimits(env: NodeJS.ProcessEnv = process.env): EngineLim
     maxPoints: DEFAULT_LIMITS.maxPoints,
     maxLinesRead: num('QRYN_LOKI_MAX_LINES_READ', DEFAULT_LIMITS.maxLinesRead),
     timeoutMs: num('QRYN_LOKI_QUERY_TIMEOUT_MS', 60_000),
+    workers: workerCount(env.QRYN_LOKI_WORKERS),
   };
 }
 
-function plain(res: ServerResponse, status: number, message: string) {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(message) });
-  res.end(message);
+/** QRYN_LOKI_WORKERS: worker threads (default 2); 0 evaluates in the gateway's thread. */
+function workerCount(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 2;
+  if (!/^\d+$/.test(raw.trim())) throw new Error(`QRYN_LOKI_WORKERS must be a whole number (0 evaluates in the gateway's thread), not "${raw}".`);
+  return Number(raw.trim());
+}
+
+let pool: LogqlPool | undefined;
+
+/** The LogQL query workers running now (their thread ids), for the platform's status and the tests. */
+export const logqlWorkerThreads = (): number[] => pool?.threadIds() ?? [];
+
+/** Stops the LogQL query workers (the platform's close); the next query starts them again. */
+export async function closeLogqlWorkers(): Promise<void> {
+  const running = pool;
+  pool = undefined;
+  await running?.close();
+}
+
+/** Evaluates a query in a worker (or in this thread without workers); the client going away cancels it there. */
+async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise<LogqlAnswer> {
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!r.res.writableEnded) gone.abort();
+  };
+  r.res.on('close', onClose);
+  try {
+    if (workers === 0) return await evaluateLogql(job, gone.signal, r.storage);
+    pool ??= createLogqlPool(workers);
+    return await pool.run(job, gone.signal);
+  } finally {
+    r.res.off('close', onClose);
+  }
+}
+
+function send(res: ServerResponse, answer: LogqlAnswer): void {
+  if ('error' in answer) {
+    // Answered (and logged) by the gateway as every storage or unexpected error of a read call.
+    if (answer.error.kind === 'storage') throw new StorageError(answer.error.message, answer.error.status, answer.error.code);
+    throw new Error(answer.error.message);
+  }
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType,
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(answer.body),
+    ...(answer.contentType.startsWith('text/plain') ? { 'x-content-type-options': 'nosniff' } : {}),
+  });
+  res.end(answer.body);
 }
 
 /** Loki's times: ns since the epoch (long integers), seconds with fraction, or RFC 3339. */
@@ -63,9 +111,6 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
   const { req, res, method, path, url } = r;
   if ((method !== 'GET' && method !== 'POST') || (path !== '/loki/api/v1/query_range' && path !== '/loki/api/v1/query')) return false;
   const limits = lokiQueryLimits();
-  const started = performance.now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
   try {
     const params = await formParams(req, url);
     const query = params.get('query');
@@ -99,42 +144,17 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     if (!Number.isInteger(limit) || limit <= 0) throw new LogQLQueryError('limit must be a positive value');
     const direction = (params.get('direction') ?? 'backward').toLowerCase();
     if (direction !== 'backward' && direction !== 'forward') throw new LogQLQueryError(`invalid direction '${direction.slice(0, 20)}'`);
-    const querier = createLogsQuerier(r.storage, r.access.instance.database_name);
-    const { data, stats } = await runQuery(querier, { query, startNs, endNs, stepNs, instant, limit, direction, intervalNs }, limits, controller.signal);
-    if (controller.signal.aborted) throw new LogQLQueryError('Request timed out, decrease the duration of the request or add more label matchers to your query.', 504);
-    const execTime = (performance.now() - started) / 1000;
-    const returned = data.resultType === 'streams' ? data.result.reduce((n, s) => n + s.values.length, 0) : 0;
-    success(res, {
-      ...data,
-      stats: {
-        summary: {
-          bytesProcessedPerSecond: execTime > 0 ? Math.round(stats.bytesRead / execTime) : 0,
-          linesProcessedPerSecond: execTime > 0 ? Math.round(stats.linesRead / execTime) : 0,
-          totalBytesProcessed: stats.bytesRead,
-          totalLinesProcessed: stats.linesRead,
-          totalPostFilterLines: stats.postFilterLines,
-          execTime,
-          queueTime: 0,
-          subqueries: 0,
-          totalEntriesReturned: returned,
-          splits: 0,
-          shards: 0,
-          totalStructuredMetadataBytesProcessed: 0,
-        },
-        querier: { store: { totalChunksRef: 0, totalChunksDownloaded: 0, chunksDownloadTime: 0, chunk: { decompressedBytes: stats.bytesRead, decompressedLines: stats.linesRead, totalDuplicates: 0 } } },
-        ingester: { totalReached: 0, totalChunksMatched: 0, totalBatches: 0, totalLinesSent: 0 },
-      },
-    });
+    const request = { query, startNs, endNs, stepNs, instant, limit, direction, intervalNs } as const;
+    // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
+    const { url: storageUrl, user, password } = r.storage.endpoint;
+    const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
+    send(res, await evaluate(r, job, limits.workers));
   } catch (error) {
-    if (controller.signal.aborted) {
-      plain(res, 504, 'Request timed out, decrease the duration of the request or add more label matchers to your query.');
-    } else if (error instanceof LogQLParseError || error instanceof RegexError || error instanceof ReadError) {
-      plain(res, 400, error.message);
+    if (error instanceof ReadError) {
+      send(res, lokiPlain(400, error.message));
     } else if (error instanceof LogQLQueryError) {
-      plain(res, error.status, error.message);
+      send(res, lokiPlain(error.status, error.message));
     } else throw error;
-  } finally {
-    clearTimeout(timer);
   }
   return true;
 }

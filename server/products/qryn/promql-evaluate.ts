@@ -7,21 +7,11 @@ import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 import { createMetricsQuerier } from './metrics-querier';
 import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
 import type { PromqlSettings } from './promql-settings';
-import { StorageError, storageClient, type StorageClient } from './storage-client';
+import { workerStorageClient } from './query-worker-loop';
+import { StorageError } from './storage-client';
 
 // One PromQL call evaluated by the engine (packages/promql) over an instance's metrics, answered as the Prometheus
 // HTTP API shapes it. Runs in the query workers (promql-worker.ts); the benchmark also calls it in-process.
-
-const clients = new Map<string, StorageClient>();
-function clientOf(job: PromqlJob): StorageClient {
-  const key = `${job.endpoint.url}|${job.endpoint.user}|${job.endpoint.password}`;
-  let client = clients.get(key);
-  if (!client) {
-    if (clients.size > 100) clients.clear();
-    clients.set(key, (client = storageClient(job.endpoint)));
-  }
-  return client;
-}
 
 export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, signal?: AbortSignal): Promise<PromqlAnswer> {
   const timeout = AbortSignal.timeout(job.timeoutMs);
@@ -30,7 +20,7 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
     const q = job.query;
     if (q.kind === 'format') return { status: 200, body: JSON.stringify({ status: 'success', data: formatExpr(parseExpr(q.query)) }) };
     const engine = createEngine({ lookbackDeltaMs: settings.lookbackDeltaMs, maxSamples: settings.maxSamples, timeoutMs: job.timeoutMs, maxPointsPerSeries: settings.maxPointsPerSeries });
-    const querier = createMetricsQuerier(clientOf(job), job.database).querier;
+    const querier = createMetricsQuerier(workerStorageClient(job.endpoint), job.database).querier;
     const result = q.kind === 'instant'
       ? await engine.instantQuery(querier, q.query, q.timeMs, abort)
       : await engine.rangeQuery(querier, q.query, q.startMs, q.endMs, q.stepMs, abort);

@@ -1,21 +1,7 @@
-import { parentPort } from 'node:worker_threads';
 import { evaluatePromql } from './promql-evaluate';
-import type { WorkerMessage, WorkerReply } from './promql-pool';
+import type { PromqlAnswer, PromqlWorkerJob } from './promql-pool';
+import { serveQueries } from './query-worker-loop';
 
-// A query worker's loop (started by promql-pool.ts through promql-worker-boot.mjs): evaluates each query it is sent,
-// concurrently (a query mostly waits on ClickHouse), and aborts one when the gateway says its client went away.
+// A PromQL query worker (started by promql-pool.ts through the shared query pool).
 
-const running = new Map<number, AbortController>();
-
-parentPort!.on('message', (message: WorkerMessage) => {
-  if (message.type === 'cancel') {
-    running.get(message.id)?.abort();
-    return;
-  }
-  const controller = new AbortController();
-  running.set(message.id, controller);
-  void evaluatePromql(message.job, message.settings, controller.signal).then((answer) => {
-    running.delete(message.id);
-    parentPort!.postMessage({ id: message.id, answer } satisfies WorkerReply);
-  });
-});
+serveQueries<PromqlWorkerJob, PromqlAnswer>((message, signal) => evaluatePromql(message.job, message.settings, signal));

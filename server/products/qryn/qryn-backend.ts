@@ -16,6 +16,7 @@ import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import { scrapeInstrumented } from './instrumentation';
+import { closeLogqlWorkers } from './loki-api';
 import { closePromqlWorkers } from './prometheus-api';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type SharedStorage } from './storage-server';
@@ -295,7 +296,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       const running = server;
       server = undefined;
       clients.clear();
-      await closePromqlWorkers();
+      await Promise.all([closePromqlWorkers(), closeLogqlWorkers()]);
       await running?.close();
     },
   };
