@@ -1,3 +1,4 @@
+import { JSON_FLAT_COLUMN, JSON_FLAT_TYPE } from './flat-json';
 import { identifier, literal, storageClient, type StorageClient } from './storage-client';
 
 // One ClickHouse database per qryn instance, designed for ClickHouse 18.16 (no TTL, no Map, no JSON functions):
@@ -38,7 +39,7 @@ interface TableDefinition {
 const TABLES: TableDefinition[] = [
   { name: 'time_series', columns: 'date Date, type LowCardinality(String), fingerprint UInt64, labels String', engine: 'ReplacingMergeTree', version: 'date', order: 'type, fingerprint', shardBy: 'fingerprint' },
   { name: 'series_labels', columns: 'date Date, type LowCardinality(String), key LowCardinality(String), val String, fingerprint UInt64', engine: 'ReplacingMergeTree', version: 'date', order: 'type, key, val, fingerprint', shardBy: 'fingerprint' },
-  { name: 'log_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, line String', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
+  { name: 'log_samples', columns: `date Date, fingerprint UInt64, timestamp_ns Int64, line String, ${JSON_FLAT_COLUMN} ${JSON_FLAT_TYPE}`, engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
   { name: 'metric_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, value Float64', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
   {
     name: 'spans',
@@ -122,18 +123,21 @@ export async function createInstanceSchema(client: StorageClient, database: stri
 /**
  * Columns added after the first release of the schema, for databases created before them (ClickHouse 18.16 has no
  * `ADD COLUMN IF NOT EXISTS`: the missing ones are looked up first). Rows written before keep the columns' defaults:
- * spans from then have their resource attributes among the span attributes (and the service in service_name).
+ * spans from then have their resource attributes among the span attributes (and the service in service_name); a
+ * MATERIALIZED column (log_samples' JSON_FLAT_COLUMN) is computed as older rows are read.
  */
 const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
   { table: 'spans', name: 'resource_keys', type: 'Array(String)' },
   { table: 'spans', name: 'resource_values', type: 'Array(String)' },
+  { table: 'log_samples', name: JSON_FLAT_COLUMN, type: JSON_FLAT_TYPE },
 ];
 const upgraded = new Map<string, Promise<void>>();
 const upgradeKey = (client: StorageClient, database: string) => `${client.endpoint.url}|${database}`;
 
 /** Adds the columns an older database lacks; once per database and process (a failure is tried again next time). */
 export function upgradeInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  // Databases on a cluster are newer than these columns: they were created with them.
+  // Databases on a cluster are newer than the spans columns: they were created with them. Those made before
+  // log_samples' JSON_FLAT_COLUMN lack it; the logs querier looks for it and does without.
   if (client.endpoint.cluster) return Promise.resolve();
   const key = upgradeKey(client, database);
   let pending = upgraded.get(key);
