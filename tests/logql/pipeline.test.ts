@@ -25,6 +25,23 @@ describe('line filters', () => {
     expect(run('!= ip("10.0.0.5")', 'from 10.0.0.5 ok')).toBeNull();
     expect(run('|= ip("2001:db8::/32")', 'client 2001:db8::1 connected')).not.toBeNull();
   });
+  it('ip() or ip() (Loki 3): any of them for |=, none of them for !=, mixed with plain strings', () => {
+    const q = '|= ip("10.0.0.0/8") or ip("192.168.0.1")';
+    expect(run(q, 'from 10.3.4.5')).not.toBeNull();
+    expect(run(q, 'from 192.168.0.1 ok')).not.toBeNull();
+    expect(run(q, 'from 192.168.0.2 ok')).toBeNull();
+    const n = '!= ip("10.0.0.0/8") or ip("192.168.0.1")';
+    expect(run(n, 'from 10.3.4.5')).toBeNull();
+    expect(run(n, 'from 192.168.0.1 ok')).toBeNull();
+    expect(run(n, 'from 192.168.0.2 ok')).not.toBeNull();
+    // A plain string or-ed with ip() is a substring, not an address pattern.
+    expect(run('|= "timeout" or ip("10.0.0.0/8")', 'a timeout')).not.toBeNull();
+    expect(run('|= "timeout" or ip("10.0.0.0/8")', 'from 10.1.1.1')).not.toBeNull();
+    expect(run('|= "timeout" or ip("10.0.0.0/8")', 'from 11.1.1.1')).toBeNull();
+    expect(run('|= ip("10.0.0.0/8") or "timeout"', 'a timeout')).not.toBeNull();
+    expect(run('!= ip("10.0.0.0/8") or "timeout"', 'a timeout')).toBeNull();
+    expect(run('!= ip("10.0.0.0/8") or "timeout"', 'from 11.1.1.1')).not.toBeNull();
+  });
   it('pattern filters need the whole line to match', () => {
     expect(run('|> "<_> bar"', 'foo bar')).not.toBeNull();
     expect(run('|> "<_> bar"', 'foo bar baz')).toBeNull();

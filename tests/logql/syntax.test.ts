@@ -28,6 +28,23 @@ describe('parseLogQL', () => {
     });
   });
 
+  it('reads ip() or ip() and ip() or-ed with strings into one filter (Loki 3)', () => {
+    const stages = (q: string) => {
+      const e = parseLogQL(`{a="b"} ${q}`);
+      return e.kind === 'log' ? e.stages : [];
+    };
+    expect(stages('|= ip("10.0.0.0/8") or ip("192.168.0.1") |= "x"')).toEqual([
+      { kind: 'line_filter', op: '|=', values: ['10.0.0.0/8', '192.168.0.1'], ip: true },
+      { kind: 'line_filter', op: '|=', values: ['x'], ip: false },
+    ]);
+    expect(stages('!= ip("10.0.0.0/8") or ip("192.168.0.1")')).toEqual([{ kind: 'line_filter', op: '!=', values: ['10.0.0.0/8', '192.168.0.1'], ip: true }]);
+    expect(stages('|= "x" or ip("10.0.0.0/8")')).toEqual([{ kind: 'line_filter', op: '|=', values: ['x', '10.0.0.0/8'], ip: true, ipValues: [false, true] }]);
+    expect(stages('!= ip("10.0.0.0/8") or "x" or ip("1.2.3.4")')).toEqual([
+      { kind: 'line_filter', op: '!=', values: ['10.0.0.0/8', 'x', '1.2.3.4'], ip: true, ipValues: [true, false, true] },
+    ]);
+    expect(err('{a="b"} |~ "x" or ip("10.0.0.0/8")')).toContain('ip() is only allowed with |= and !=');
+  });
+
   it('reads typed label filters with and, or and comma', () => {
     const e = parseLogQL('{a="b"} | x >= 400, d > 1m30s and s < 1KiB or ip = ip("10.0.0.0/8")');
     expect(e.kind === 'log' && e.stages[0]).toEqual({

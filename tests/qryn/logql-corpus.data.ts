@@ -286,6 +286,9 @@ export const CASES: Case[] = [
   log('{app="api"} != "info" or "debug"', (ls) => lineHas(ls, (l) => !l.includes('info') && !l.includes('debug'), isApi), { limit: 1000 }),
   log('{app="web"} |= ip("10.0.0.0/24")', (ls) => lineHas(ls, (l) => ipsIn(l, [10, 0, 0, 0], [10, 0, 0, 255]), (s) => s.app === 'web'), { limit: 1000 }),
   log('{app="web"} != ip("10.0.1.1-10.0.1.9")', (ls) => lineHas(ls, (l) => !ipsIn(l, [10, 0, 1, 1], [10, 0, 1, 9]), (s) => s.app === 'web'), { limit: 1000 }),
+  // Loki 3's or between ip() filters: any of them for |=, none of them for !=.
+  log('{app="web"} |= ip("10.0.2.0/24") or ip("10.0.1.5")', (ls) => lineHas(ls, (l) => ipsIn(l, [10, 0, 2, 0], [10, 0, 2, 255]) || ipsIn(l, [10, 0, 1, 5], [10, 0, 1, 5]), (s) => s.app === 'web'), { limit: 1000 }),
+  log('{app="web"} != ip("10.0.0.0/24") or ip("10.0.1.1-10.0.1.9")', (ls) => lineHas(ls, (l) => !ipsIn(l, [10, 0, 0, 0], [10, 0, 0, 255]) && !ipsIn(l, [10, 0, 1, 1], [10, 0, 1, 9]), (s) => s.app === 'web'), { limit: 1000 }),
   log('{format="access"} |> "<_> \\"GET <_>"', (ls) => lineHas(ls, (l) => l.includes('"GET '), (s) => s.format === 'access'), { limit: 1000 }),
   log('{format="access"} !> "<_> \\"GET <_>"', (ls) => lineHas(ls, (l) => !l.includes('"GET '), (s) => s.format === 'access'), { limit: 1000 }),
   log('{app="api"} |= ""', (ls) => streamsOf(ls, isApi), { limit: 1000 }),

@@ -134,11 +134,13 @@ export function compileLabelFilter(f: LabelFilter): StageFn {
   }
 }
 
-function compileLineFilter(op: string, values: string[], ip: boolean): StageFn {
+function compileLineFilter(op: string, values: string[], ip: boolean, ipValues: boolean[] | undefined): StageFn {
   const positive = op === '|=' || op === '|~' || op === '|>';
   let tests: ((line: string) => boolean)[];
   if (ip) {
-    tests = values.map((v) => {
+    // The or-ed values (Loki 3): any of them for |=, none of them for !=; a plain string among ip()s is a substring.
+    tests = values.map((v, i) => {
+      if (ipValues && !ipValues[i]) return (line: string) => line.includes(v);
       const t = compileIpPattern(v);
       return (line: string) => lineHasIp(line, t);
     });
@@ -278,7 +280,7 @@ const ANSI = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[a-zA-Z\d]*)*)?\u
 export function compileStage(stage: Stage): StageFn {
   switch (stage.kind) {
     case 'line_filter':
-      return compileLineFilter(stage.op, stage.values, stage.ip);
+      return compileLineFilter(stage.op, stage.values, stage.ip, stage.ipValues);
     case 'json':
       return stage.extractions.length > 0 ? jsonExpressions(stage.extractions) : jsonAll;
     case 'logfmt':

@@ -17,8 +17,13 @@ export interface LineFilterStage {
   kind: 'line_filter';
   op: LineFilterOp;
   values: string[];
-  /** `|= ip("…")`: the values are IP addresses, ranges or CIDR blocks. */
+  /** `|= ip("…")`: the values are IP addresses, ranges or CIDR blocks (true when any value is an ip()). */
   ip: boolean;
+  /**
+   * Only when plain strings and ip() are or-ed in one filter (`|= "a" or ip("10.0.0.0/8")`, Loki 3): which values
+   * are ip(); absent, `ip` holds for every value.
+   */
+  ipValues?: boolean[];
 }
 
 export type CompareOp = '==' | '!=' | '>' | '>=' | '<' | '<=';

@@ -2,7 +2,7 @@ import { parser } from '@grafana/lezer-logql';
 import type { SyntaxNode } from '@lezer/common';
 import { compileAnchored, compileRe2, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
 import type {
-  BinaryOp, CompareOp, Expr, Grouping, LabelExtraction, LabelFilter, LabelMatcher, LineFilterOp, LogRangeExpr,
+  BinaryOp, CompareOp, Expr, Grouping, LabelExtraction, LabelFilter, LabelMatcher, LineFilterOp, LineFilterStage, LogRangeExpr,
   LogSelectorExpr, MatchOp, MetricExpr, RangeOp, Stage, UnwrapConv, VectorOp,
 } from './ast';
 import { parseBytes, parseDurationNs } from './units';
@@ -163,22 +163,60 @@ function stages(r: Reader, pipeline: SyntaxNode): Stage[] {
   for (const st of pipelineStages(pipeline)) {
     for (const c of kids(st)) {
       if (c.name === 'Pipe') continue;
-      if (c.name === 'LineFilters') for (const lf of collect(c, 'LineFilter')) out.push(lineFilter(r, lf));
+      if (c.name === 'LineFilters') lineFilters(r, c, out);
       else out.push(stage(r, c));
     }
   }
   return out;
 }
 
-function lineFilter(r: Reader, node: SyntaxNode): Stage {
-  const filter = kid(node, 'Filter')!;
-  const op = LINE_FILTER_TOKENS[filter.firstChild!.name];
-  const ip = collect(node, 'FilterOp').length > 0;
-  const values = collect(node, 'String').map((s) => r.string(s));
-  if (op === '|~' || op === '!~') for (const v of values) compileRe2(v);
-  if (op === '|>' || op === '!>') for (const v of values) validatePattern(r, node, v);
-  if (ip && op !== '|=' && op !== '!=') r.fail(node.from, 'ip() is only allowed with |= and !=');
-  return { kind: 'line_filter', op, values, ip };
+/**
+ * The line filters of one stage in order. The grammar hangs an `or` after `ip("…")` beside its LineFilter
+ * (`|= ip("a") or ip("b")` is LineFilter, Or, OrFilter) and an `or` after a string inside it: both belong to the
+ * filter before them, as in Loki, where the or-ed filters take the first one's operator.
+ */
+function lineFilters(r: Reader, node: SyntaxNode, out: Stage[]) {
+  let last: { op: LineFilterOp; values: OrValue[] } | undefined;
+  const done: { op: LineFilterOp; values: OrValue[] }[] = [];
+  const walk = (n: SyntaxNode) => {
+    for (const c of kids(n)) {
+      if (c.name === 'LineFilters') walk(c);
+      else if (c.name === 'LineFilter') {
+        last = { op: LINE_FILTER_TOKENS[kid(c, 'Filter')!.firstChild!.name], values: [] };
+        done.push(last);
+        orValues(r, c, last.op, last.values);
+      } else if (c.name === 'OrFilter' && last) orValues(r, c, last.op, last.values);
+    }
+  };
+  walk(node);
+  for (const { op, values } of done) {
+    const f: LineFilterStage = { kind: 'line_filter', op, values: values.map((v) => v.value), ip: values.some((v) => v.ip) };
+    // A per-value mask only when plain strings and ip() are mixed, so that the common forms read as before.
+    if (f.ip && !values.every((v) => v.ip)) f.ipValues = values.map((v) => v.ip);
+    out.push(f);
+  }
+}
+
+interface OrValue {
+  value: string;
+  ip: boolean;
+}
+
+/** A filter's values (its string and those of the `or` chain inside it), each a plain string or an ip(). */
+function orValues(r: Reader, node: SyntaxNode, op: LineFilterOp, into: OrValue[]) {
+  let ip = false;
+  for (const c of kids(node)) {
+    if (c.name === 'FilterOp') ip = true;
+    else if (c.name === 'OrFilter') orValues(r, c, op, into);
+    else if (c.name === 'String') {
+      const value = r.string(c);
+      if (ip && op !== '|=' && op !== '!=') r.fail(node.from, 'ip() is only allowed with |= and !=');
+      if (!ip && (op === '|~' || op === '!~')) compileRe2(value);
+      if (!ip && (op === '|>' || op === '!>')) validatePattern(r, node, value);
+      into.push({ value, ip });
+      ip = false;
+    }
+  }
 }
 
 function validatePattern(r: Reader, node: SyntaxNode, pattern: string) {

@@ -3,16 +3,11 @@ import type { LabelMatcher, LineFilterStage } from '../../../packages/logql/synt
 import { toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 import { identifier, literal, type StorageClient } from './storage-client';
 import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
+import { FLAT_JSON, JSON_FLAT_COLUMN } from './flat-json';
 
 // The LogQL engine's store on an instance's ClickHouse 18.16 database: streams by matchers through the label index
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
 // form 18.16's match() reads correctly), limit and direction, and lines and bytes per step bucket with intDiv.
-
-// A flat JSON object whose members `| json` reads exactly as the SQL below does: simple keys, strings without
-// escapes (so `"key":` occurs only where a key is), plain numbers, true, false, null.
-const FLAT_VALUE = '(?:"[^"\\\\]*"|-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)';
-const FLAT_MEMBER = `"[A-Za-z_][A-Za-z0-9_]*":${FLAT_VALUE}`;
-export const FLAT_JSON = `^\\{${FLAT_MEMBER}(?:,${FLAT_MEMBER})*\\}$`;
 
 export function lineFilterSql(f: LineFilterStage): string {
   const positive = f.op === '|=' || f.op === '|~';
@@ -21,6 +16,20 @@ export function lineFilterSql(f: LineFilterStage): string {
   );
   const any = parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
   return positive ? any : `NOT ${any}`;
+}
+
+// Databases known to have log_samples' JSON_FLAT_COLUMN (databases made before it, on a cluster, may lack it; a
+// database without it is asked again next time, since the schema upgrade may add it meanwhile).
+const withFlatColumn = new Set<string>();
+
+async function hasFlatColumn(client: StorageClient, db: string): Promise<boolean> {
+  const key = `${client.endpoint.url}|${db}`;
+  if (withFlatColumn.has(key)) return true;
+  const rows = await client.query<{ n: string }>(
+    `SELECT toString(count()) AS n FROM system.columns WHERE database = ${literal(db)} AND table = 'log_samples' AND name = ${literal(JSON_FLAT_COLUMN)}`,
+  );
+  if (Number(rows[0]?.n) > 0) withFlatColumn.add(key);
+  return withFlatColumn.has(key);
 }
 
 export function createLogsQuerier(client: StorageClient, database: string): LogQuerier {
@@ -72,7 +81,9 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
         const needle = literal(`"${k}":`);
         return `(position(line, ${needle}) > 0 AND position(substring(line, position(line, ${needle}) + ${Buffer.byteLength(k) + 3}), ${needle}) > 0)`;
       });
-      const flat = keys.length > 0 ? `match(line, ${literal(FLAT_JSON)})${repeats.map((r) => ` AND NOT ${r}`).join('')}` : '1';
+      // The stored flag (flat and no key repeated) where the database has it; else the same test per row.
+      const flat =
+        keys.length === 0 ? '1' : (await hasFlatColumn(client, db)) ? `${JSON_FLAT_COLUMN} = 1` : `match(line, ${literal(FLAT_JSON)})${repeats.map((r) => ` AND NOT ${r}`).join('')}`;
       const extracted = keys.map((k, i) => `, if(flat, visitParamExtractRaw(line, ${literal(k)}), '') AS j${i}`).join('');
       const others = keys.length > 0 ? `, groupArrayIf(toString(timestamp_ns), NOT flat) AS other_ts, groupArrayIf(line, NOT flat) AS other_lines` : '';
       const rows = await client.query<Record<string, string> & { other_ts?: string[]; other_lines?: string[] }>(

@@ -1,3 +1,4 @@
+import { JSON_FLAT_COLUMN, JSON_FLAT_TYPE } from './flat-json';
 import { identifier, literal, storageClient, type StorageClient } from './storage-client';
 
 // One ClickHouse database per qryn instance, designed for ClickHouse 18.16 (no TTL, no Map, no JSON functions):
@@ -27,6 +28,11 @@ export function databaseOf(instanceId: string, prefix = 'qryn'): string {
 interface TableDefinition {
   name: InstanceTable | 'metric_metadata';
   columns: string;
+  /**
+   * Columns made on a single server only: ClickHouse 18.16's Distributed tables forward MATERIALIZED columns in their
+   * inserts, which the local tables refuse; readers look for these columns and do without them.
+   */
+  singleServerColumns?: string;
   /** The MergeTree family member and its parameters after the replication path (ReplacingMergeTree's version column). */
   engine: 'MergeTree' | 'ReplacingMergeTree';
   version?: string;
@@ -38,7 +44,14 @@ interface TableDefinition {
 const TABLES: TableDefinition[] = [
   { name: 'time_series', columns: 'date Date, type LowCardinality(String), fingerprint UInt64, labels String', engine: 'ReplacingMergeTree', version: 'date', order: 'type, fingerprint', shardBy: 'fingerprint' },
   { name: 'series_labels', columns: 'date Date, type LowCardinality(String), key LowCardinality(String), val String, fingerprint UInt64', engine: 'ReplacingMergeTree', version: 'date', order: 'type, key, val, fingerprint', shardBy: 'fingerprint' },
-  { name: 'log_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, line String', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
+  {
+    name: 'log_samples',
+    columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, line String',
+    singleServerColumns: `${JSON_FLAT_COLUMN} ${JSON_FLAT_TYPE}`,
+    engine: 'MergeTree',
+    order: 'fingerprint, timestamp_ns',
+    shardBy: 'fingerprint',
+  },
   { name: 'metric_samples', columns: 'date Date, fingerprint UInt64, timestamp_ns Int64, value Float64', engine: 'MergeTree', order: 'fingerprint, timestamp_ns', shardBy: 'fingerprint' },
   {
     name: 'spans',
@@ -62,7 +75,8 @@ export interface SchemaLayout {
 const layoutOf = (client: StorageClient): SchemaLayout => (client.endpoint.cluster ? { cluster: client.endpoint.cluster.name, replicated: client.endpoint.cluster.replicated } : {});
 
 function tableDdl(db: string, table: TableDefinition, layout: SchemaLayout): string[] {
-  const body = `(\n      ${table.columns}\n    )`;
+  const columns = layout.cluster || !table.singleServerColumns ? table.columns : `${table.columns}, ${table.singleServerColumns}`;
+  const body = `(\n      ${columns}\n    )`;
   const tail = `PARTITION BY date ORDER BY (${table.order})`;
   if (!layout.cluster) {
     return [`CREATE TABLE IF NOT EXISTS ${db}.${table.name} ${body} ENGINE = ${table.engine}${table.version ? `(${table.version})` : ''} ${tail}`];
@@ -122,18 +136,21 @@ export async function createInstanceSchema(client: StorageClient, database: stri
 /**
  * Columns added after the first release of the schema, for databases created before them (ClickHouse 18.16 has no
  * `ADD COLUMN IF NOT EXISTS`: the missing ones are looked up first). Rows written before keep the columns' defaults:
- * spans from then have their resource attributes among the span attributes (and the service in service_name).
+ * spans from then have their resource attributes among the span attributes (and the service in service_name); a
+ * MATERIALIZED column (log_samples' JSON_FLAT_COLUMN) is computed as older rows are read.
  */
 const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
   { table: 'spans', name: 'resource_keys', type: 'Array(String)' },
   { table: 'spans', name: 'resource_values', type: 'Array(String)' },
+  { table: 'log_samples', name: JSON_FLAT_COLUMN, type: JSON_FLAT_TYPE },
 ];
 const upgraded = new Map<string, Promise<void>>();
 const upgradeKey = (client: StorageClient, database: string) => `${client.endpoint.url}|${database}`;
 
 /** Adds the columns an older database lacks; once per database and process (a failure is tried again next time). */
 export function upgradeInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  // Databases on a cluster are newer than these columns: they were created with them.
+  // Databases on a cluster are newer than the spans columns: they were created with them. log_samples'
+  // JSON_FLAT_COLUMN is for single servers only (see singleServerColumns); the logs querier does without it.
   if (client.endpoint.cluster) return Promise.resolve();
   const key = upgradeKey(client, database);
   let pending = upgraded.get(key);
