@@ -14,10 +14,11 @@ import {
   type Access, type ReadApi, type ReadRequest, type Scope,
 } from './gateway-http';
 import { createGatewayGuards, gatewayLimits, type GatewayLimits } from './gateway-limits';
-import { lokiApi } from './loki-api';
+import { lokiApi, lokiQueryLimits } from './loki-api';
 import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
+import { promqlSettings } from './promql-settings';
 import { tempoApi } from './tempo-api';
 
 // The ingestion gateway and read side of every instance, on the platform's origin under GATEWAY_PREFIX:
@@ -50,7 +51,17 @@ export interface GatewayDeps {
 /** Credentials that signed in lately pass even while their key or address is throttled (only guesses are slowed). */
 const KNOWN_GOOD_MS = 60 * 60_000;
 
+/**
+ * The query calls read their settings when the first query needs them; checking them when the gateway is made stops
+ * the platform's start on a malformed value, naming the setting, instead of answering every query with 500.
+ */
+export function checkReadSettings(env: NodeJS.ProcessEnv): void {
+  promqlSettings(env);
+  lokiQueryLimits(env);
+}
+
 export function createGateway(deps: GatewayDeps) {
+  checkReadSettings(process.env);
   const limits = deps.limits ?? gatewayLimits(process.env);
   const guards = createGatewayGuards(limits);
   const storedBytes = createStoredBytesQuota<QrynInstanceRow>({
