@@ -17,8 +17,6 @@ export const ValidationErrorBody = Schema.Struct({
 });
 export type ValidationErrorBody = typeof ValidationErrorBody.Type;
 
-export const VALIDATION_ERROR_MESSAGE = 'Validation error';
-
 // Texts of the spec that the server and the console both use.
 export const ErrorText = {
   invalidOperation: 'This operation is not valid',

@@ -14,7 +14,7 @@ import { expect } from './fixtures';
 import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
 import { ownerWalkPage } from './walk-page';
-import { VALIDATION_ERROR_MESSAGE } from '../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../contract/validation-error';
 
 const gated = {
   // Qryn's and Hepic's show-config options: the storage places are read with the writer regions, retention plans or

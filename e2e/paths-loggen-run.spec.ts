@@ -14,7 +14,7 @@ import { describeBrowserModel, type WalkContext } from './model-walk';
 import type { RequestGate } from './request-gate';
 import { StreamRelay, type RelayedStream } from './stream-relay';
 import { ownerWalkPage } from './walk-page';
-import { VALIDATION_ERROR_MESSAGE } from '../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../contract/validation-error';
 
 const gated = {
   // GET run: the check when the page opens, then following a run the page did not start.

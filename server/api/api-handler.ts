@@ -10,7 +10,7 @@ import { registerBillingRoutes } from './billing-routes';
 import { createCallerResolver, type Caller } from './caller';
 import { ApiError, containsNul, MAX_BODY_BYTES, nulRefused, preReadBody, sendJson } from './http';
 import { describeErrorForLog } from '../safe-error-log';
-import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 import { registerIntegrationRoutes, registerIntegrationWriteRoutes } from './integration-routes';
 import { registerOrganizationRoutes } from './organization-routes';
 import { registerLocalPaymentRoutes } from './payment-routes';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeInput } from '../../contract/common';
-import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 import type { Schema } from 'effect';
 
 /** Largest request body the API reads; telemetry batches and every form fit well below it. */

@@ -23,7 +23,7 @@ import type { EnableRequest, ProductBackend } from '../products/product-backend'
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
 import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
-import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 import { visibleProjectOr404 } from './project-routes';
 
 // Products whose screens are open only to the people on the integration's user list.

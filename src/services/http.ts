@@ -24,7 +24,7 @@ import { reportError } from './error-reporting';
 import { notifyUnauthorized } from './session-events';
 import { toast } from './toast-store';
 import type { WireCheck } from './wire-checks';
-import { VALIDATION_ERROR_MESSAGE } from '../../contract/errors';
+import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Decodable = Schema.Top & { readonly DecodingServices: never };
