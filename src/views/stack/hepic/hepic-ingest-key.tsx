@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { SHOWN_ONCE_MESSAGE } from '../../../../contract/hepic';
+import type { HepicIntentResult } from '../../../services/hepic-intents';
 import { useCurrentUser } from '../../../app/auth-context';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -27,6 +28,7 @@ export function HepicIngestKey({ projectId, hint, onRevealed }: { projectId: num
   const { projectSlug } = useParams();
   const revealed = rotate.state === 'idle' && rotate.data?.ok && rotate.data.intent === 'ROTATE_HEPIC_KEY' ? (rotate.data.token ?? null) : null;
   const busy = rotate.state !== 'idle';
+  const failed = rotate.state === 'idle' && rotate.data && !rotate.data.ok && rotate.data.intent === 'ROTATE_HEPIC_KEY' ? rotate.data : null;
   // The examples below carry the new key while the page stays open.
   useEffect(() => {
     if (revealed) onRevealed(revealed);
@@ -48,6 +50,7 @@ export function HepicIngestKey({ projectId, hint, onRevealed }: { projectId: num
           </p>
         </>
       )}
+      {failed && <RotateKeyFailure result={failed} />}
       {isAdmin && (
         <div>
           <Button size="sm" variant="outline" loading={busy} onClick={() => setAsking(true)}>
@@ -84,3 +87,12 @@ export function HepicIngestKey({ projectId, hint, onRevealed }: { projectId: num
   );
 }
 
+
+/** A refused or failed rotation: the server's message; the current token stays valid, as nothing was changed. */
+export function RotateKeyFailure({ result }: { result: Extract<HepicIntentResult, { ok: false }> }) {
+  return (
+    <Alert status="error" title={result.error ?? 'The token could not be rotated.'}>
+      {result.description ?? 'The current token is unchanged and still works.'}
+    </Alert>
+  );
+}
