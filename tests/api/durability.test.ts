@@ -83,7 +83,8 @@ describe.each(databaseTargets())('kill -9 durability ($kind)', (target) => {
     }
     const log = (m: string) => process.env.DEBUG_DURABILITY && console.log(`[durability] ${m}`);
     const port = await freePort();
-    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+    // The stand-in on a free port: PORT + 1 may be any other socket's by the restart.
+    const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SOCIAL_STAND_IN_PORT: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
     const config = loadConfig(env);
     const baseUrl = config.publicUrl;
 

@@ -53,6 +53,9 @@ export async function startTestPlatform(options: TestPlatformOptions = {}): Prom
   const config: PlatformConfig = loadConfig({
     NODE_ENV: 'test',
     DEV_PAGES: 'true',
+    // The social sign-in stand-in on a free port of its own: beside a fixed PORT (a restart on the same origin) it
+    // would otherwise take PORT + 1, which any other socket on the machine may hold by then (EADDRINUSE in CI).
+    SOCIAL_STAND_IN_PORT: '0',
     ...options.env,
     PORT: String(options.port ?? 0),
     HOST: '127.0.0.1',
