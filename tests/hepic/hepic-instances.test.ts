@@ -70,7 +70,7 @@ describe.each(databaseTargets().filter((target) => target.kind === 'postgres'))(
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   });
 
-  it('a key rotated through instance A is refused at once by instance B\'s HEP listener (UDP and TCP); the new key is accepted', async () => {
+  it('a key rotated through instance A is refused at once by instance B\'s HEP listener (UDP and TCP); the new key is accepted; a lost listening connection drops everything when it is back', async () => {
     if (target.kind !== 'postgres') return;
     const fresh = await createFreshPostgresDatabase(target.serverUrl);
     cleanups.push(fresh.drop);
@@ -141,5 +141,23 @@ describe.each(databaseTargets().filter((target) => target.kind === 'postgres'))(
     await sendTcp(hepPort, [hepPacket(sipInvite('new-tcp'), fresher, { protocol: 6 })]);
     await eventually(async () => (listener.counters.accepted === accepted + 2 ? true : undefined));
     expect(listener.counters.unauthorized).toBe(refused + 1);
+
+    // A change B was never told of (written past the platform, as a notification lost while B's listening
+    // connection was down would be): B keeps accepting the cached key until that connection comes back, and then
+    // drops everything.
+    await b.db.query('UPDATE hepic_instances SET api_key_hash = $1', [hashIngestKey('hep_written-past-the-platform')]);
+    const stillCached = listener.counters.accepted;
+    await sendUdp(hepPort, [hepPacket(sipInvite('unannounced'), fresher)]);
+    await eventually(async () => (listener.counters.accepted === stillCached + 1 ? true : undefined));
+    await b.db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN platform_events'");
+    const reconnectedWithin = Date.now() + 10_000;
+    for (;;) {
+      const before = { ...listener.counters };
+      await sendUdp(hepPort, [hepPacket(sipInvite('after-reconnect'), fresher)]);
+      await eventually(async () => (listener.counters.accepted + listener.counters.unauthorized > before.accepted + before.unauthorized ? true : undefined));
+      if (listener.counters.unauthorized > before.unauthorized) break;
+      expect(Date.now()).toBeLessThan(reconnectedWithin);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }, 180_000);
 });
