@@ -34,7 +34,7 @@ export interface KeyGrant {
 export interface ListenerDeps {
   /**
    * The instance a key opens, by the key's hash (hashIngestKey; the database holds only hashes); undefined for an
-   * unknown key. Results are cached for KEY_CACHE_MS, keyed by the hash too.
+   * unknown key. Results are cached for `keyCacheMs` (HEP_KEY_CACHE_MS), keyed by the hash too.
    */
   lookupKey(keyHash: string): Promise<KeyGrant | undefined>;
   /** Writes rows (PACKET_COLUMNS order) into an instance's table. */
@@ -92,6 +92,11 @@ export interface ListenerLimits {
   keyLookups: number;
   /** SO_RCVBUF asked for the UDP socket (the kernel caps it at net.core.rmem_max). */
   udpReceiveBufferBytes: number;
+  /**
+   * How long a key lookup's answer is kept. A change to keys drops the cache at once (invalidate(), on every
+   * platform instance through the instance events), so this bounds only what a missed notification leaves stale.
+   */
+  keyCacheMs: number;
 }
 
 export const DEFAULT_LIMITS: ListenerLimits = {
@@ -103,6 +108,7 @@ export const DEFAULT_LIMITS: ListenerLimits = {
   totalQueueRows: 400_000,
   keyLookups: 8,
   udpReceiveBufferBytes: 8 * 1024 * 1024,
+  keyCacheMs: 5_000,
 };
 
 const positive = (value: string | undefined, fallback: number, name: string): number => {
@@ -123,6 +129,7 @@ export function listenerLimits(env: Record<string, string | undefined>): Listene
     totalQueueRows: positive(env.HEP_QUEUE_PACKETS, DEFAULT_LIMITS.totalQueueRows, 'HEP_QUEUE_PACKETS'),
     keyLookups: positive(env.HEP_KEY_LOOKUPS, DEFAULT_LIMITS.keyLookups, 'HEP_KEY_LOOKUPS'),
     udpReceiveBufferBytes: positive(env.HEP_UDP_RECEIVE_BUFFER, DEFAULT_LIMITS.udpReceiveBufferBytes, 'HEP_UDP_RECEIVE_BUFFER'),
+    keyCacheMs: positive(env.HEP_KEY_CACHE_MS, DEFAULT_LIMITS.keyCacheMs, 'HEP_KEY_CACHE_MS'),
   };
 }
 
@@ -155,7 +162,7 @@ export interface HepListener {
   connections(): number;
   /** Writes what is buffered now (tests, shutdown); one instance's queue only when named. */
   flush(instanceId?: string): Promise<void>;
-  /** Forget cached keys (a token created, an instance released). */
+  /** Forget cached keys (a key rotated, a token created, an instance released, here or on another instance). */
   invalidate(): void;
   close(): Promise<void>;
 }
@@ -164,7 +171,6 @@ const FLUSH_INTERVAL_MS = 250;
 const MAX_BATCH = 1000;
 /** Rows per insert when a queue has grown while its storage was slow. */
 const MAX_INSERT_ROWS = 10_000;
-const KEY_CACHE_MS = 5_000;
 /** A TCP connection that sends more than this without completing a packet is cut (HEP lengths are u16). */
 const MAX_TCP_BUFFER = 256 * 1024;
 const NEGATIVE_KEYS = 10_000;
@@ -197,6 +203,9 @@ export async function startHepListener(
   const grants = new Map<string, { grant: KeyGrant; until: number }>();
   const unknown = new Map<string, number>();
   const lookups = new Map<string, Promise<KeyGrant | undefined>>();
+  // Bumped by invalidate(): a lookup that was under way when the keys changed may carry the old answer (read before
+  // the change committed), so it is neither cached nor shared with packets that arrive after the change.
+  let generation = 0;
   const queues = new Map<string, TenantQueue>();
   let buffered = 0;
   let closed = false;
@@ -212,14 +221,19 @@ export async function startHepListener(
     let pending = lookups.get(key);
     if (!pending) {
       if (lookups.size >= limits.keyLookups) return 'busy';
-      pending = deps.lookupKey(key).finally(() => lookups.delete(key));
+      const started = deps.lookupKey(key).finally(() => {
+        if (lookups.get(key) === started) lookups.delete(key);
+      });
+      pending = started;
       lookups.set(key, pending);
     }
+    const asked = generation;
     const grant = await pending;
-    if (grant) grants.set(key, { grant, until: now + KEY_CACHE_MS });
+    if (asked !== generation) return grant;
+    if (grant) grants.set(key, { grant, until: now + limits.keyCacheMs });
     else {
       if (unknown.size >= NEGATIVE_KEYS) unknown.clear();
-      unknown.set(key, now + KEY_CACHE_MS);
+      unknown.set(key, now + limits.keyCacheMs);
     }
     return grant;
   }
@@ -438,8 +452,10 @@ export async function startHepListener(
     connections: () => tcpSockets.size,
     flush,
     invalidate: () => {
+      generation++;
       grants.clear();
       unknown.clear();
+      lookups.clear();
     },
     async close() {
       if (closed) return;

@@ -8,6 +8,7 @@ import type { Queryable } from '../../db/database';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import type { EnableRequest, EnableResult, ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
 import { claimPort, type PortClaim } from '../../coordination/port-ownership';
+import { localInstanceEvents } from '../../coordination/instance-events';
 import { listenerLimits, startHepListener, type HepListener, type ListenerLimits } from './hep-listener';
 import { findPlan, HEPIC_PLANS } from './hepic-plans';
 import { deleteInstance, findIngestKey, findInstance, findInstanceOfIntegration, insertInstance, listInstances, type HepicInstanceRow } from './hepic-repository';
@@ -25,6 +26,8 @@ const DROP_JOB = 'hepic.drop-database';
 const ROTATION_JOB = 'hepic.rotation';
 const ROTATION_SUBJECT = 'hepic:rotation';
 const ROTATION_INTERVAL_MS = 60 * 60 * 1000;
+/** The instance-events topic of Hepic's caches (server/coordination/instance-events.ts; qryn's is qryn.invalidate). */
+export const HEPIC_INVALIDATE_EVENT = 'hepic.invalidate';
 
 export interface HepicBackend extends ProductBackend {
   readonly resolver: HepicStorageResolver;
@@ -37,6 +40,15 @@ export interface HepicBackend extends ProductBackend {
   storageOf(instance: Pick<HepicInstanceRow, 'project_id' | 'cluster_id'>): Promise<HepicStorage>;
   /** Drops days older than each instance's rotation now (the scheduled job calls this). */
   runRotation(): Promise<string[]>;
+  /**
+   * An instance's keys, tokens or row changed: every platform instance drops what it cached of them (the HEP
+   * listener's key grants, the instance's row). With `tx` the other instances are told when it commits; this
+   * instance drops its caches now, and the caller calls `forget` again after the commit, so that a packet looked up
+   * between the two (the old key still committed) is not cached.
+   */
+  invalidate(instanceId: string, tx?: Queryable): Promise<void>;
+  /** Drops this process's caches of the instance (all of them without an id); tells nobody. */
+  forget(instanceId?: string): void;
 }
 
 export class StorageUnavailableError extends Error {}
@@ -56,6 +68,18 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
   const resolver = createHepicStorageResolver(platform.db, () => platform.products?.(), path.join(platform.config.dataDir, 'storage'));
   const publicHost = new URL(platform.config.publicUrl).hostname;
   const instances = new Map<string, { row: HepicInstanceRow; until: number }>();
+  const events = platform.events ?? localInstanceEvents();
+
+  // The key grants are keyed by the key's hash, not by instance, so the listener's whole cache goes: changes to keys
+  // are rare, and the next packet of each key costs one lookup.
+  function forget(instanceId?: string): void {
+    if (instanceId) instances.delete(instanceId);
+    else instances.clear();
+    listener?.invalidate();
+  }
+  // Another platform instance changed a key, a token or an instance (or notifications may have been missed:
+  // `undefined`, then everything is forgotten).
+  events.subscribe(HEPIC_INVALIDATE_EVENT, (message) => forget(typeof message?.instanceId === 'string' ? message.instanceId : undefined));
 
   async function storageOf(instance: Pick<HepicInstanceRow, 'project_id' | 'cluster_id'>): Promise<HepicStorage> {
     const storage = await resolver.resolve(instance.project_id, instance.cluster_id);
@@ -125,6 +149,8 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
     applicationUrl: (instance) => `${platform.config.publicUrl}/hepic/${instance.subdomain_prefix}/`,
     storageOf,
     runRotation,
+    invalidate: (instanceId, tx) => events.publish(HEPIC_INVALIDATE_EVENT, { instanceId }, tx),
+    forget,
 
     // The quick-start choice (demo data): the first plan on the platform's shared storage.
     async defaultInput(projectId: number) {
@@ -174,8 +200,8 @@ export function createHepicBackend(platform: ProductPlatform, options: { port?: 
         subject: `hepic-instance:${instance.id}`,
         payload: { instanceId: instance.id, projectId: instance.project_id, clusterId: instance.cluster_id, database: instance.database_name },
       });
-      instances.delete(instance.id);
-      listener?.invalidate();
+      // Sent when the release commits; this instance's caches go now (and again after the commit, see invalidate).
+      await backend.invalidate(instance.id, tx);
     },
 
     registerRoutes(router, ctx) {

@@ -211,28 +211,40 @@ export function registerHepicRoutes(router: ApiRouter, ctx: ApiContext, hepic: H
     const { instance } = await instanceOf(caller, query, 'write');
     const now = ctx.clock.now();
     const plain = newIngestToken();
-    const row = await insertToken(ctx.db, {
-      instanceId: instance.id,
-      name: body.name.trim(),
-      tokenHash: hashIngestKey(plain),
-      tokenHint: ingestKeyHint(plain),
-      creatorUserId: caller.userId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + body.ttl_days * DAY_MS),
+    // Every platform instance's listener forgets what it cached (a key refused before it existed, in theory); the
+    // notification goes out when the token is committed.
+    const row = await ctx.db.transaction(async (tx) => {
+      const inserted = await insertToken(tx, {
+        instanceId: instance.id,
+        name: body.name.trim(),
+        tokenHash: hashIngestKey(plain),
+        tokenHint: ingestKeyHint(plain),
+        creatorUserId: caller.userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + body.ttl_days * DAY_MS),
+      });
+      await hepic.invalidate(instance.id, tx);
+      return inserted;
     });
-    hepic.listener()?.invalidate();
+    hepic.forget(instance.id);
     sendJson(res, 201, { message: TOKEN_CREATED_MESSAGE, token: toToken(row, instance.project_id, plain) });
   });
 
   // A new ingestion key for a customer who lost theirs (it is shown only once). The old key's hash is replaced in
-  // the same statement and the listener's cache dropped, so packets with the old key are refused at once.
+  // the same statement, and every platform instance drops its listener's cache when that commits (hepic.invalidate,
+  // sent inside the transaction), so packets with the old key are refused at once wherever the HEP port is served.
   router.add('POST', 'integrations/hepic/key/rotate', async ({ res, query }, scope) => {
     const caller = requireCaller(await scope.caller());
     const { instance } = await instanceOf(caller, query, 'key');
     const apiKey = newIngestToken();
     const hint = ingestKeyHint(apiKey);
-    await updateApiKey(ctx.db, instance.id, { hash: hashIngestKey(apiKey), hint });
-    hepic.listener()?.invalidate();
+    await ctx.db.transaction(async (tx) => {
+      await updateApiKey(tx, instance.id, { hash: hashIngestKey(apiKey), hint });
+      await hepic.invalidate(instance.id, tx);
+    });
+    // Again after the commit: a packet looked up on this instance between the first drop and the commit read the
+    // old key, which was still committed.
+    hepic.forget(instance.id);
     sendJson(res, 200, { message: KEY_ROTATED_MESSAGE, api_key: apiKey, api_key_hint: hint });
   });
 
