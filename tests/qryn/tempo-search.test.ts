@@ -344,6 +344,12 @@ describe('databases created before the resource columns', () => {
       await client.command(
         `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['service.name', 'http.method'], ['legacy', 'GET'], 'otlp', '{}')`,
       );
+      // A span stored before events were read: its received span (payload) holds them, so they read back too.
+      const eventTrace = hex(16);
+      const stored = JSON.stringify({ events: [{ timeUnixNano: String(startNs + 500n), name: 'legacy event', attributes: [attr('k', 'v')] }] });
+      await client.command(
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${eventTrace}', '${hex(8)}', '', 'old evented', 'legacy-events', 'SERVER', ${startNs}, 1000, 0, [], [], 'otlp', '${stored}')`,
+      );
       const batch = new Batch();
       const newTrace = hex(8);
       decodeZipkin([{ traceId: newTrace, id: hex(8), name: 'new root', timestamp: startMs * 1000, duration: 5, localEndpoint: { serviceName: 'fresh' } }], batch);
@@ -352,6 +358,8 @@ describe('databases created before the resource columns', () => {
       expect(columns.map((c) => c.name)).toEqual(['resource_keys', 'resource_values']);
       const reader = createTraceReader(client, database);
       expect((await reader.trace(oldTrace))[0].attributes).toEqual([['service.name', 'legacy']]);
+      expect((await reader.trace(oldTrace))[0].spans[0].events).toEqual([]);
+      expect((await reader.trace(eventTrace))[0].spans[0].events).toEqual([{ timeNs: startNs + 500n, name: 'legacy event', attributes: [['k', 'v']] }]);
       expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
       const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
       const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });
