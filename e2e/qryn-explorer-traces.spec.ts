@@ -1,7 +1,7 @@
 // The explorer's traces in the browser against the running platform (issue 26). The owner makes a project with a
 // qryn instance through the API and pushes one trace over OTLP JSON (a checkout request calling a payments service
 // that fails) and a log line naming the trace. A shared link opens the explorer on a TraceQL search; the trace found
-// opens as a waterfall (spans nested by parent on one time axis, a span's attributes opened by keyboard), Back
+// opens as a waterfall (spans nested by parent on one time axis, a span's attributes and events opened by keyboard), Back
 // returns to the results; the trace id in the log line is a link to the same waterfall.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -64,7 +64,8 @@ test.describe('qryn explorer traces as the owner', () => {
             scopeSpans: [
               {
                 spans: [
-                  { traceId, spanId: '00000000000000b1', parentSpanId: '00000000000000a1', name: 'charge card', kind: 3, startTimeUnixNano: String(start + 20n * ms), endTimeUnixNano: String(start + 80n * ms), attributes: [attr('card.brand', 'visa'), attr('http.status_code', 402)], status: { code: 2 } },
+                  { traceId, spanId: '00000000000000b1', parentSpanId: '00000000000000a1', name: 'charge card', kind: 3, startTimeUnixNano: String(start + 20n * ms), endTimeUnixNano: String(start + 80n * ms), attributes: [attr('card.brand', 'visa'), attr('http.status_code', 402)], status: { code: 2 },
+                    events: [{ timeUnixNano: String(start + 50n * ms), name: 'card declined', attributes: [attr('decline.code', 'insufficient_funds')] }] },
                 ],
               },
             ],
@@ -97,12 +98,16 @@ test.describe('qryn explorer traces as the owner', () => {
     const root = spans.locator(':scope > li');
     await expect(root).toHaveCount(1);
     await expect(root.locator(':scope > ul > li')).toHaveCount(2);
-    const charge = waterfall.getByRole('button', { name: `payments-${run}: charge card, error, 60.0ms, starts at +20.0ms` });
+    const charge = waterfall.getByRole('button', { name: `payments-${run}: charge card, error, 60.0ms, starts at +20.0ms, 1 event` });
     await expect(waterfall.getByRole('button', { name: `${service}: POST /orders, 120ms, starts at +0µs, 2 child spans` })).toBeVisible();
     await charge.focus();
     await page.keyboard.press('Enter');
     await expect(waterfall.getByRole('table', { name: 'Span attributes' })).toContainText('visa');
     await expect(waterfall.getByRole('table', { name: 'Resource attributes' })).toContainText(`payments-${run}`);
+    // Its event, stored at the push and answered by the trace read: 30 ms after the span's start, with its attribute.
+    const events = waterfall.getByRole('region', { name: 'Events' });
+    await expect(events.getByRole('listitem')).toHaveText(/^\+30\.0ms\s*card declined/);
+    await expect(events.getByRole('table', { name: 'Attributes of card declined at +30.0ms' })).toContainText('insufficient_funds');
     // The waterfall with a span opened has no serious or critical axe violation.
     expect(await axeProblems(page, 'section[aria-label="Traces"]')).toEqual([]);
     await traces.getByRole('button', { name: 'Back to the trace results' }).click();

@@ -61,7 +61,9 @@ beforeAll(async () => {
   // A: frontend → payments over Zipkin; the payment fails (Zipkin's error tag).
   const zipkin = [
     { traceId: traceA, id: spanA1, name: 'GET /checkout', kind: 'SERVER', timestamp: us(startMs), duration: us(150), localEndpoint: { serviceName: svc('frontend') }, tags: { 'http.method': 'GET', 'http.status_code': '200' } },
-    { traceId: traceA, id: spanA2, parentId: spanA1, name: 'charge', kind: 'CLIENT', timestamp: us(startMs + 10), duration: us(40), localEndpoint: { serviceName: svc('payments') }, tags: { error: 'card declined' } },
+    { traceId: traceA, id: spanA2, parentId: spanA1, name: 'charge', kind: 'CLIENT', timestamp: us(startMs + 10), duration: us(40), localEndpoint: { serviceName: svc('payments') }, tags: { error: 'card declined' },
+      // Annotations are the span's events; Zipkin does not order them, Tempo answers them in time order.
+      annotations: [{ timestamp: us(startMs + 45), value: 'declined' }, { timestamp: us(startMs + 12), value: 'card sent' }] },
   ];
   expect((await gw('/api/v2/spans', { type: 'application/json', body: JSON.stringify(zipkin) })).status).toBe(202);
   // B: inventory over OTLP JSON, a resource attribute beside service.name, an int attribute, an error status.
@@ -72,8 +74,10 @@ beforeAll(async () => {
         scopeSpans: [
           {
             spans: [
-              { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 } },
-              { traceId: traceB, spanId: spanB2, parentSpanId: spanB1, name: 'db query', kind: 3, startTimeUnixNano: String(startNs + 5_001_000_000n), endTimeUnixNano: String(startNs + 5_006_000_000n), attributes: [attr('db.system', 'postgres')] },
+              { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 },
+                events: [{ timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), attr('retries', 2)] }] },
+              // OTLP/JSON's own form of an int64 is decimal text.
+              { traceId: traceB, spanId: spanB2, parentSpanId: spanB1, name: 'db query', kind: 3, startTimeUnixNano: String(startNs + 5_001_000_000n), endTimeUnixNano: String(startNs + 5_006_000_000n), attributes: [attr('db.system', 'postgres'), { key: 'db.rows', value: { intValue: '42' } }] },
             ],
           },
         ],
@@ -86,7 +90,8 @@ beforeAll(async () => {
     resourceSpans: [
       {
         resource: { attributes: [attr('service.name', svc('mailer'))] },
-        scopeSpans: [{ spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true)] }] }],
+        scopeSpans: [{ spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true)],
+          events: [{ timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [attr('queue.depth', 7)] }, { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent' }] }] }],
       },
     ],
   }).finish();
@@ -256,6 +261,57 @@ describe('trace by id', () => {
   });
 });
 
+describe('span events', () => {
+  const spanOf = (answer: any, spanId: string) =>
+    answer.batches.flatMap((b: any) => b.scopeSpans.flatMap((s: any) => s.spans)).find((s: any) => s.spanId === spanId);
+
+  it('JSON: OTLP events and Zipkin annotations come back as OTLP events, in time order', async () => {
+    const b = (await gw(`/api/traces/${traceB}`)).body;
+    expect(spanOf(b, spanB1).events).toEqual([
+      { timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), { key: 'retries', value: { stringValue: '2' } }] },
+    ]);
+    expect(spanOf(b, spanB2).attributes).toContainEqual({ key: 'db.rows', value: { stringValue: '42' } });
+    // A span without events has no events field, as Tempo answers.
+    expect(spanOf(b, spanB2)).not.toHaveProperty('events');
+    const a = (await gw(`/api/traces/${traceA}`)).body;
+    const startUs = BigInt(startMs) * 1_000n;
+    expect(spanOf(a, spanA2).events).toEqual([
+      { timeUnixNano: String((startUs + 12_000n) * 1_000n), name: 'card sent', attributes: [] },
+      { timeUnixNano: String((startUs + 45_000n) * 1_000n), name: 'declined', attributes: [] },
+    ]);
+    const c = (await gw(`/api/traces/${traceC}`)).body;
+    expect(spanOf(c, spanC1).events).toEqual([
+      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { stringValue: '7' } }] },
+      { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent', attributes: [] },
+    ]);
+  });
+
+  it('protobuf: Span.events (field 11) decoded with Tempo’s definitions', async () => {
+    const c = tempoToObject(TempoTrace, (await gw(`/api/traces/${traceC}`, { accept: 'application/protobuf' })).raw);
+    expect(c.resourceSpans[0].scopeSpans[0].spans[0].events).toEqual([
+      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { stringValue: '7' } }] },
+      { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent' },
+    ]);
+    const a = tempoToObject(TempoTraceByIDResponse, (await gw(`/api/v2/traces/${traceA}`, { accept: 'application/protobuf' })).raw);
+    const payments = a.trace.resourceSpans.flatMap((r: any) => r.scopeSpans[0].spans).find((s: any) => s.spanId === spanA2);
+    expect(payments.events.map((e: any) => e.name)).toEqual(['card sent', 'declined']);
+  });
+
+  it('refuses malformed events and annotations at the push, naming the field', async () => {
+    const zipkin = (annotations: unknown) => JSON.stringify([{ traceId: hex(16), id: hex(8), name: 'x', timestamp: startMs * 1000, duration: 10, annotations }]);
+    const badAnnotation = await gw('/api/v2/spans', { type: 'application/json', body: zipkin([{ timestamp: 'soon', value: 'x' }]) });
+    expect(badAnnotation.status).toBe(400);
+    expect(JSON.stringify(badAnnotation.body)).toContain('annotations[].timestamp');
+    expect((await gw('/api/v2/spans', { type: 'application/json', body: zipkin([{ timestamp: startMs * 1000 }]) })).status).toBe(400);
+    const otlp = (events: unknown) =>
+      JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: hex(16), spanId: hex(8), name: 'x', startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs), events }] }] }] });
+    const badEvent = await gw('/v1/traces', { type: 'application/json', body: otlp([{ name: 'no time' }]) });
+    expect(badEvent.status).toBe(400);
+    expect(JSON.stringify(badEvent.body)).toContain('events[].timeUnixNano');
+    expect((await gw('/v1/traces', { type: 'application/json', body: otlp({ name: 'not a list' }) })).status).toBe(400);
+  });
+});
+
 describe('the rest of the API', () => {
   it('echo and build info; reads need credentials', async () => {
     const echo = await gw('/api/echo');
@@ -288,6 +344,12 @@ describe('databases created before the resource columns', () => {
       await client.command(
         `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['service.name', 'http.method'], ['legacy', 'GET'], 'otlp', '{}')`,
       );
+      // A span stored before events were read: its received span (payload) holds them, so they read back too.
+      const eventTrace = hex(16);
+      const stored = JSON.stringify({ events: [{ timeUnixNano: String(startNs + 500n), name: 'legacy event', attributes: [attr('k', 'v')] }] });
+      await client.command(
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${eventTrace}', '${hex(8)}', '', 'old evented', 'legacy-events', 'SERVER', ${startNs}, 1000, 0, [], [], 'otlp', '${stored}')`,
+      );
       const batch = new Batch();
       const newTrace = hex(8);
       decodeZipkin([{ traceId: newTrace, id: hex(8), name: 'new root', timestamp: startMs * 1000, duration: 5, localEndpoint: { serviceName: 'fresh' } }], batch);
@@ -296,6 +358,8 @@ describe('databases created before the resource columns', () => {
       expect(columns.map((c) => c.name)).toEqual(['resource_keys', 'resource_values']);
       const reader = createTraceReader(client, database);
       expect((await reader.trace(oldTrace))[0].attributes).toEqual([['service.name', 'legacy']]);
+      expect((await reader.trace(oldTrace))[0].spans[0].events).toEqual([]);
+      expect((await reader.trace(eventTrace))[0].spans[0].events).toEqual([{ timeNs: startNs + 500n, name: 'legacy event', attributes: [['k', 'v']] }]);
       expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
       const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
       const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });

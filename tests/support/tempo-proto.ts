@@ -96,9 +96,18 @@ const descriptor = {
                     endTimeUnixNano: { type: 'fixed64', id: 8 },
                     attributes: { rule: 'repeated', type: 'tempopb.common.v1.KeyValue', id: 9 },
                     droppedAttributesCount: { type: 'uint32', id: 10 },
+                    events: { rule: 'repeated', type: 'Event', id: 11 },
                     droppedEventsCount: { type: 'uint32', id: 12 },
                     droppedLinksCount: { type: 'uint32', id: 14 },
                     status: { type: 'Status', id: 15 },
+                  },
+                },
+                Event: {
+                  fields: {
+                    timeUnixNano: { type: 'fixed64', id: 1 },
+                    name: { type: 'string', id: 2 },
+                    attributes: { rule: 'repeated', type: 'tempopb.common.v1.KeyValue', id: 3 },
+                    droppedAttributesCount: { type: 'uint32', id: 4 },
                   },
                 },
                 SpanKind: {

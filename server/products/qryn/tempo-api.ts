@@ -297,6 +297,7 @@ function jsonTrace(resources: TraceResource[]) {
           startTimeUnixNano: s.startNs.toString(),
           endTimeUnixNano: (s.startNs + s.durationNs).toString(),
           attributes: keyValues(s.attributes),
+          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })) } : {}),
           status: { code: s.statusCode },
         })),
       },
@@ -321,6 +322,8 @@ function protobufTrace(resources: TraceResource[]) {
             startTimeUnixNano: s.startNs.toString(),
             endTimeUnixNano: (s.startNs + s.durationNs).toString(),
             attributes: keyValues(s.attributes),
+            // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
+            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })),
             status: { code: s.statusCode },
           })),
         },

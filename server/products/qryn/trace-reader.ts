@@ -3,6 +3,7 @@ import { upgradeInstanceSchema } from './schema';
 import { referencedAttributes, spansetFilters, type AttributeRef, type SpansetExpr } from '../../../packages/traceql/parse';
 import { filterSql, spansetSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { dateClause } from './label-index';
+import { anyValueText } from './ingest/traces';
 
 // The read side of traces (Tempo's API): a trace by id as OTLP resource spans, TraceQL search over the spans table
 // (packages/traceql), and the tag names and values Grafana's query builder offers.
@@ -22,6 +23,14 @@ export interface StoredSpan {
   startNs: bigint;
   durationNs: bigint;
   statusCode: number;
+  attributes: [string, string][];
+  events: SpanEvent[];
+}
+
+/** A span event (OTLP's Span.Event; a Zipkin annotation becomes one named by its value, without attributes). */
+export interface SpanEvent {
+  timeNs: bigint;
+  name: string;
   attributes: [string, string][];
 }
 
@@ -81,6 +90,43 @@ interface SpanRow {
 const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
   attribute_keys, attribute_values, resource_keys, resource_values`;
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The events of a stored span, read from the span as received (payload): OTLP's `events` (JSON, or protobuf kept as
+ * JSON with 64-bit times as decimal text) and Zipkin's `annotations` (µs). Ingestion checked their form; a payload
+ * that does not parse (none is written so) answers no events rather than failing the trace.
+ */
+export function eventsOfPayload(source: string, payload: string): SpanEvent[] {
+  let span: unknown;
+  try {
+    span = JSON.parse(payload);
+  } catch {
+    return [];
+  }
+  if (!isObject(span)) return [];
+  const events: SpanEvent[] = [];
+  if (source === 'zipkin') {
+    for (const a of Array.isArray(span.annotations) ? span.annotations : []) {
+      if (isObject(a) && typeof a.timestamp === 'number' && Number.isSafeInteger(a.timestamp) && typeof a.value === 'string') {
+        events.push({ timeNs: BigInt(a.timestamp) * 1_000n, name: a.value, attributes: [] });
+      }
+    }
+  } else {
+    for (const e of Array.isArray(span.events) ? span.events : []) {
+      if (!isObject(e)) continue;
+      const time = typeof e.timeUnixNano === 'number' ? String(Math.trunc(e.timeUnixNano)) : e.timeUnixNano;
+      if (typeof time !== 'string' || !/^\d{1,20}$/.test(time)) continue;
+      const attributes: [string, string][] = (Array.isArray(e.attributes) ? e.attributes : [])
+        .filter((a): a is Record<string, unknown> => isObject(a) && typeof a.key === 'string')
+        .map((a) => [a.key as string, anyValueText(a.value)]);
+      events.push({ timeNs: BigInt(time), name: typeof e.name === 'string' ? e.name : '', attributes });
+    }
+  }
+  // Tempo answers a span's events in time order; Zipkin does not require its annotations sorted.
+  return events.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
+}
+
 /** The resource attributes of a row (rows written before the resource columns have only the service name). */
 function resourceOf(row: SpanRow): [string, string][] {
   const attributes = pairs(row.resource_keys, row.resource_values);
@@ -117,7 +163,8 @@ export function createTraceReader(client: StorageClient, database: string) {
     async trace(traceId: string): Promise<TraceResource[]> {
       await ready();
       const id = traceId.toLowerCase().padStart(32, '0');
-      const rows = await client.query<SpanRow>(`SELECT ${SPAN_COLUMNS} FROM ${spans} WHERE trace_id = ${literal(id)} ORDER BY timestamp_ns LIMIT ${MAX_SPANS_PER_TRACE}`);
+      // The stored span (payload) only here, for its events: searches do not read it.
+      const rows = await client.query<SpanRow & { source: string; payload: string }>(`SELECT ${SPAN_COLUMNS}, source, payload FROM ${spans} WHERE trace_id = ${literal(id)} ORDER BY timestamp_ns LIMIT ${MAX_SPANS_PER_TRACE}`);
       const resources = new Map<string, TraceResource>();
       for (const row of rows) {
         const attributes = resourceOf(row);
@@ -133,6 +180,7 @@ export function createTraceReader(client: StorageClient, database: string) {
           durationNs: BigInt(row.dur),
           statusCode: row.status_code,
           attributes: pairs(row.attribute_keys, row.attribute_values),
+          events: eventsOfPayload(row.source, row.payload),
         });
         resources.set(key, resource);
       }

@@ -23,6 +23,7 @@ export function decodeZipkin(body: unknown, batch: Batch): void {
     if (local !== undefined && !isRecord(local)) throw new IngestError('localEndpoint must be an object.');
     if (span.name !== undefined && typeof span.name !== 'string') throw new IngestError('A span name must be text.');
     if (span.kind !== undefined && !['CLIENT', 'SERVER', 'PRODUCER', 'CONSUMER'].includes(span.kind as string)) throw new IngestError('Unknown span kind.');
+    checkAnnotations(span.annotations);
     const record: SpanRecord = {
       traceId: hex(span.traceId, 'traceId').padStart(32, '0'),
       spanId: hex(span.id, 'id'),
@@ -43,13 +44,41 @@ export function decodeZipkin(body: unknown, batch: Batch): void {
   }
 }
 
+/**
+ * Zipkin annotations (the span's events: `{timestamp: µs, value}`) stay in the stored span (payload), which the trace
+ * read turns into OTLP events; checked here so that a malformed one is refused at the push, not skipped at a read.
+ */
+function checkAnnotations(annotations: unknown): void {
+  if (annotations === undefined || annotations === null) return;
+  if (!Array.isArray(annotations)) throw new IngestError('annotations must be an array.');
+  for (const annotation of annotations) {
+    if (!isRecord(annotation)) throw new IngestError('Each annotation must be an object.');
+    micros(annotation.timestamp, 'annotations[].timestamp');
+    if (typeof annotation.value !== 'string') throw new IngestError('annotations[].value must be text.');
+  }
+}
+
+/** OTLP span events, kept in the stored span like Zipkin's annotations; checked for the same reason. */
+function checkEvents(events: unknown): void {
+  if (events === undefined || events === null) return;
+  if (!Array.isArray(events)) throw new IngestError('events must be an array.');
+  for (const event of events) {
+    if (!isRecord(event)) throw new IngestError('Each span event must be an object.');
+    nanos(event.timeUnixNano, 'events[].timeUnixNano');
+    if (event.name !== undefined && event.name !== null && typeof event.name !== 'string') throw new IngestError('events[].name must be text.');
+    attributes(event.attributes);
+  }
+}
+
 const OTLP_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 
 /** An OTLP AnyValue (JSON or decoded protobuf) as text. */
-function anyValueText(value: unknown): string {
+export function anyValueText(value: unknown): string {
   if (!isRecord(value)) return '';
   if (typeof value.stringValue === 'string') return value.stringValue;
   if (value.boolValue !== undefined && value.boolValue !== null) return String(value.boolValue);
+  // OTLP/JSON writes int64 as decimal text (as does a decoded protobuf kept as JSON); protobuf decodes it as a Long.
+  if (typeof value.intValue === 'string') return value.intValue;
   if (value.intValue !== undefined && value.intValue !== null) return longText(value.intValue);
   if (value.doubleValue !== undefined && value.doubleValue !== null) return String(value.doubleValue);
   if (isRecord(value.arrayValue)) return JSON.stringify(((value.arrayValue.values as unknown[]) ?? []).map(anyValueText));
@@ -99,6 +128,7 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
         const status = isRecord(span.status) ? span.status : {};
         const code = typeof status.code === 'number' ? status.code : status.code === 'STATUS_CODE_ERROR' ? 2 : status.code === 'STATUS_CODE_OK' ? 1 : 0;
         const spanAttributes = attributes(span.attributes);
+        checkEvents(span.events);
         batch.addSpan({
           traceId: idText(span.traceId, 'traceId'),
           spanId: idText(span.spanId, 'spanId'),

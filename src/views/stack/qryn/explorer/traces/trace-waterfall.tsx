@@ -1,6 +1,6 @@
 // One trace as a waterfall: spans nested by parent (nested lists, so assistive technology hears the nesting), each
 // with a bar on the trace's shared time axis coloured by service; a span's button (Tab, Enter/Space) opens its
-// attributes, resource and events.
+// attributes, resource and events (each event's time after the span's start, name and attributes; a tick on the bar).
 import { useMemo, useState } from 'react';
 import { css } from 'styled-system/css';
 import { formatDuration, layoutWaterfall, type TraceSpan, type Waterfall, type WaterfallRow } from '../../../../../services/qryn-traces';
@@ -58,12 +58,42 @@ function SpanDetails({ span }: { span: TraceSpan }) {
       />
       <Attributes title="Span attributes" entries={span.attributes} />
       <Attributes title="Resource attributes" entries={span.resource} />
-      {span.events.length > 0 ? (
-        <Attributes title="Events" entries={span.events.map((e) => [`+${formatDuration(e.offsetMs)}`, [e.name, ...e.attributes.map(([k, v]) => `${k}=${v}`)].join(' ')])} />
-      ) : (
-        <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>No events on this span.</p>
-      )}
+      <SpanEvents span={span} />
     </div>
+  );
+}
+
+/** A span's events in time order: when (after the span's start), what, and the event's own attributes. */
+function SpanEvents({ span }: { span: TraceSpan }) {
+  if (span.events.length === 0) return <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>No events on this span.</p>;
+  const events = [...span.events].sort((a, b) => a.offsetMs - b.offsetMs);
+  return (
+    <section aria-label="Events" className={css({ textStyle: 'xs', minW: '16rem' })}>
+      <p className={css({ fontWeight: 'semibold', py: '1' })}>Events ({events.length})</p>
+      <ol className={css({ listStyle: 'none', p: '0', m: '0', display: 'flex', flexDirection: 'column', gap: '1' })}>
+        {events.map((e, i) => {
+          const when = `+${formatDuration(e.offsetMs)}`;
+          return (
+            <li key={`${e.offsetMs}-${e.name}-${i}`}>
+              <span className={css({ fontFamily: 'mono', color: 'fg.muted', pr: '2' })}>{when}</span>
+              <span className={css({ fontFamily: 'mono' })}>{e.name || '(unnamed)'}</span>
+              {e.attributes.length > 0 && (
+                <table aria-label={`Attributes of ${e.name || 'the event'} at ${when}`} className={css({ ml: '4', '& th, & td': { pr: '3', textAlign: 'left', verticalAlign: 'top', fontFamily: 'mono', fontWeight: 'normal' }, '& td': { wordBreak: 'break-all' } })}>
+                  <tbody>
+                    {e.attributes.map(([k, v], j) => (
+                      <tr key={`${k}-${j}`}>
+                        <th scope="row">{k}</th>
+                        <td>{v}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }
 
@@ -72,6 +102,7 @@ function SpanItem({ row, rowsById, open, toggle, waterfall }: { row: WaterfallRo
   const expanded = open.has(span.spanId);
   const colour = serviceColour(row.serviceIndex);
   const offsetMs = span.startMs - waterfall.startMs;
+  const eventCount = span.events.length;
   return (
     <li>
       <div className={css({ display: 'grid', gridTemplateColumns: 'minmax(14rem, 2fr) 3fr', gap: '2', alignItems: 'center', py: '0.5', _hover: { bg: 'gray.a2' } })}>
@@ -80,7 +111,7 @@ function SpanItem({ row, rowsById, open, toggle, waterfall }: { row: WaterfallRo
           aria-expanded={expanded}
           // The name starts with the visible "service: name error" (axe's label-content-name-mismatch) and adds what the
           // bar shows; a label, not hidden text, because browsers put spaces around hidden blocks in names.
-          aria-label={`${span.service}: ${span.name}${span.status === 'error' ? ', error' : ''}, ${formatDuration(span.durationMs)}, starts at +${formatDuration(offsetMs)}${row.children.length ? `, ${row.children.length} child ${row.children.length === 1 ? 'span' : 'spans'}` : ''}`}
+          aria-label={`${span.service}: ${span.name}${span.status === 'error' ? ', error' : ''}, ${formatDuration(span.durationMs)}, starts at +${formatDuration(offsetMs)}${row.children.length ? `, ${row.children.length} child ${row.children.length === 1 ? 'span' : 'spans'}` : ''}${eventCount ? `, ${eventCount} ${eventCount === 1 ? 'event' : 'events'}` : ''}`}
           onClick={() => toggle(span.spanId)}
           style={{ paddingLeft: `${row.depth * 1}rem` }}
           className={css({ textAlign: 'left', cursor: 'pointer', textStyle: 'xs', display: 'flex', gap: '1', alignItems: 'baseline', overflow: 'hidden', whiteSpace: 'nowrap' })}
@@ -97,6 +128,15 @@ function SpanItem({ row, rowsById, open, toggle, waterfall }: { row: WaterfallRo
             style={{ left: `${row.offset * 100}%`, width: `max(2px, ${row.width * 100}%)`, background: colour }}
             className={css({ position: 'absolute', top: '0.5', bottom: '0.5', borderRadius: 'l1' })}
           />
+          {/* A tick per event on the bar, where it happened on the trace's axis (the list in the details names them). */}
+          {span.events.map((e, i) => (
+            <span
+              key={i}
+              data-event-marker=""
+              style={{ left: `${Math.min(1, Math.max(0, waterfall.durationMs > 0 ? row.offset + e.offsetMs / waterfall.durationMs : row.offset)) * 100}%` }}
+              className={css({ position: 'absolute', top: '0', bottom: '0', w: '2px', ml: '-1px', bg: 'fg.default', borderRadius: 'full' })}
+            />
+          ))}
           <span style={{ left: `min(${(row.offset + row.width) * 100}%, calc(100% - 4rem))` }} className={css({ position: 'absolute', top: '0', pl: '1', textStyle: 'xs', color: 'fg.muted', whiteSpace: 'nowrap' })}>
             {formatDuration(span.durationMs)}
           </span>
