@@ -3,15 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// `npx tsx scripts/bench-trace-read.ts`: the trace read (/api/traces/{id}, JSON and protobuf) of one large trace, with
+// `npm run bench:trace-read`: the trace read (/api/traces/{id}, JSON and protobuf) of one large trace, with
 // and without span events, on a qryn instance of a platform started here. The trace read takes each span's events
 // from the stored span (payload), so this shows what reading them costs. Prints the median and slowest answer time
 // and the answer's size. BENCH_SPANS spans per trace (default 5,000), BENCH_EVENTS events per span (default 3),
 // BENCH_RUNS reads per case (default 10).
 
-const SPANS = Number(process.env.BENCH_SPANS ?? 5_000);
+// BENCH_SMOKE=1: a second's run (200 spans, 2 reads per case) so that CI notices when the script breaks.
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const SPANS = Number(process.env.BENCH_SPANS ?? (SMOKE ? 200 : 5_000));
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3);
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 2 : 10));
 
 async function main() {
   const { loadConfig } = await import('../server/config');

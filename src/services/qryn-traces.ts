@@ -98,7 +98,7 @@ export interface OtlpTrace {
 
 export interface SpanEvent {
   name: string;
-  /** Milliseconds after the trace's start. */
+  /** Milliseconds after its span's start. */
   offsetMs: number;
   attributes: [string, string][];
 }

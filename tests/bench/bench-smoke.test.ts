@@ -49,6 +49,12 @@ describe('benchmarks in their smoke form', () => {
     expect(stdout).toMatch(/live tail, 2 lines pushed one at a time: push answered → line received, median \d+ ms, max \d+ ms/);
   }, 180_000);
 
+  it('bench:trace-read reads one trace with and without span events, in JSON and protobuf', async () => {
+    const stdout = await smoke('scripts/bench-trace-read.ts');
+    expect(stdout).toMatch(/trace read of one trace of 200 spans, 2 runs each/);
+    for (const row of [/\| no events \| json \| \d+ \| \d+ \| [1-9]\d* \|/, /\| 3 events per span \| protobuf \| \d+ \| \d+ \| [1-9]\d* \|/]) expect(stdout).toMatch(row);
+  }, 180_000);
+
   it('bench:clickhouse creates and deletes a 1 x 1 cluster and times its recovery from kill -9', async () => {
     const stdout = await smoke('scripts/bench-clickhouse.ts');
     expect(stdout).toMatch(/1 x 1\s+\d+\s+[\d.]+ s\s+[\d.]+ s/);
