@@ -96,7 +96,23 @@ function explorerSessions(chunks: Record<string, ManifestChunk>, opening: string
       if (!key) throw new Error(`The explorer's ${suffix} is not a chunk of its own: is it still imported on demand?`);
       return { suffix, key };
     });
-    return { ...session, parts, all: [...opening, ...beyond(parts.map((part) => part.key))] };
+    const all = [...opening, ...beyond(parts.map((part) => part.key))];
+    // What the session's own chunks import on demand (after an interaction: a line opened, the live tail started …):
+    // not in the session's first download, but a person using the panel loads it, so it is printed and totalled too
+    // (a part moved behind an import() must not drop out of the count). The opening's own dynamic imports are the
+    // sessions themselves and are not followed.
+    const onDemand = new Set<string>();
+    const follow = (key: string) => {
+      for (const lazy of chunks[key]?.dynamicImports ?? []) {
+        for (const dependency of deep(lazy)) {
+          if (before.has(dependency) || all.includes(dependency) || onDemand.has(dependency)) continue;
+          onDemand.add(dependency);
+          follow(dependency);
+        }
+      }
+    };
+    for (const key of all.filter((key) => !opening.includes(key))) follow(key);
+    return { ...session, parts, all, onDemand: [...onDemand] };
   });
 }
 
@@ -124,6 +140,9 @@ if (explorerKey && areaKey) {
     const totalKb = session.all.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
     const verdict = totalKb <= EXPLORER_BUDGET_KB ? 'within budget' : `over budget by ${(totalKb - EXPLORER_BUDGET_KB).toFixed(1)} kB`;
     console.log(`    ${'session total'.padEnd(44)} ${totalKb.toFixed(1).padStart(7)} kB (${verdict})`);
+    const onDemandKb = session.onDemand.reduce((sum, key) => sum + gzipKb(manifest[key]!.file), 0);
+    console.log(`    ${`+ on interaction (${session.onDemand.length} ${session.onDemand.length === 1 ? 'chunk' : 'chunks'})`.padEnd(44)} ${onDemandKb.toFixed(1).padStart(7)} kB`);
+    console.log(`    ${'with every on-demand part'.padEnd(44)} ${(totalKb + onDemandKb).toFixed(1).padStart(7)} kB`);
   }
   console.log(landingHasExplorer ? 'WARNING: the first route includes the editor or the charts.' : '  the first route holds neither the editor nor the charts');
   if (landingHasExplorer) process.exitCode = 1;

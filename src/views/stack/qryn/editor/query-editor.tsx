@@ -2,7 +2,7 @@
 // instance, the last run's error underlined where the instance's parser put it (error-underline.ts),
 // Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
 // completion list. The content element carries the field's accessible name.
-import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { completionKeymap } from '@codemirror/autocomplete';
 import {
   cursorCharLeft, cursorCharRight, cursorDocEnd, cursorDocStart, cursorGroupLeft, cursorGroupRight, cursorLineBoundaryBackward,
   cursorLineBoundaryForward, cursorLineBoundaryLeft, cursorLineBoundaryRight, cursorLineDown, cursorLineUp, deleteCharBackward,
@@ -18,6 +18,7 @@ import { useEffect, useRef } from 'react';
 import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
+import { bracketClosing } from './bracket-closing';
 import { errorUnderline, underlineError } from './error-underline';
 import type { LabelSource } from './label-source';
 
@@ -102,12 +103,12 @@ export function QueryEditor(props: QueryEditorProps) {
         extensions: [
           Prec.highest(keymap.of([{ key: 'Shift-Enter', run }, { key: 'Mod-Enter', run }])),
           history(),
-          closeBrackets(),
+          bracketClosing,
           bracketMatching(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           // The text-field keys without defaultKeymap's code-editing extras (line moves, comment toggling,
           // indentation, syntax selection) a one-query field has no use for.
-          keymap.of([...closeBracketsKeymap, ...textKeys, ...historyKeymap, ...completionKeymap]),
+          keymap.of([...textKeys, ...historyKeymap, ...completionKeymap]),
           EditorView.lineWrapping,
           theme,
           errorUnderline,
