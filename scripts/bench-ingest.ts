@@ -1,4 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { Readable } from 'node:stream';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,12 +18,21 @@ import autocannon from 'autocannon';
 // BENCH_PROFILE=1: the platform process records a CPU profile (node:inspector) over the gateway runs; it is written
 // to BENCH_PROFILE_FILE (default ./bench-ingest.cpuprofile, opens in Chrome DevTools) and its top frames by self time
 // are printed.
+// BENCH_PHASES=1: after the runs, where one push's time goes at one connection: the whole push and the direct
+// insert timed one after another from this process (no concurrency), then, inside the platform process, each phase
+// of the same push done by the gateway's own functions (body read, JSON parse, decode with validation and
+// fingerprints, RowBinary encoding, the writer's write with its queue and insert, and the insert alone). What the
+// whole push takes beyond the phases is the HTTP server, authentication, admission and the answer. The platform
+// itself records nothing for this: the measurement costs nothing when it is off.
 
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const DURATION = Number(process.env.BENCH_DURATION ?? (SMOKE ? 1 : 5));
 const LINES = Number(process.env.BENCH_LINES ?? 100);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(Number);
+// The smoke run times the phases too (30 pushes), so that this mode keeps working (tests/bench/bench-smoke.test.ts).
+const PHASES = process.env.BENCH_PHASES === '1' || SMOKE;
+const PHASE_PUSHES = Number(process.env.BENCH_PHASE_PUSHES ?? (SMOKE ? 30 : 300));
 const self = fileURLToPath(import.meta.url);
 
 interface Ready {
@@ -77,12 +88,89 @@ async function servePlatform(): Promise<void> {
       writeFileSync(process.env.BENCH_PROFILE_FILE!, JSON.stringify(profile));
       process.send!('profile:stopped');
     }
+    if (isPhasesMessage(message)) {
+      process.send!({ phases: await measurePhases(platform.db, qryn.backend, qryn.instanceId, Buffer.from(message.phases)) });
+    }
     if (message === 'stop') {
       await platform.close();
       process.exit(0);
     }
   });
   process.send!(ready);
+}
+
+const isPhasesMessage = (m: unknown): m is { phases: string } => typeof m === 'object' && m !== null && 'phases' in m;
+
+type Timings = Record<string, number[]>;
+
+/** Times `fn` into `timings[name]` (milliseconds). */
+async function timed<T>(timings: Timings, name: string, fn: () => T | Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await fn();
+  (timings[name] ??= []).push(performance.now() - start);
+  return result;
+}
+
+/** In the platform process: each phase of one Loki JSON push, by the functions the gateway uses, one push at a time. */
+async function measurePhases(db: import('../server/db/database').Database, backend: import('../server/products/qryn/qryn-backend').QrynBackend, instanceId: string, body: Buffer): Promise<Timings> {
+  const { readBody, parseJsonBody } = await import('../server/products/qryn/gateway-http');
+  const { decodeLokiJson } = await import('../server/products/qryn/ingest/loki');
+  const { Batch } = await import('../server/products/qryn/ingest/batch');
+  const { logSamplesRowBinary } = await import('../server/products/qryn/ingest/writer');
+  const { findInstance } = await import('../server/products/qryn/qryn-repository');
+  const instance = (await findInstance(db, instanceId))!;
+  const client = await backend.storageOf(instance);
+  const target = { id: instance.id, database: instance.database_name, client, fingerprintLimit: instance.fingerprint_limit };
+  const timings: Timings = {};
+  for (let i = 0; i < PHASE_PUSHES + 20; i++) {
+    const t: Timings = i < 20 ? {} : timings; // the first pushes warm up (JIT, connections) and are not counted
+    const req = Object.assign(Readable.from([body]), { headers: { 'content-length': String(body.length), 'content-type': 'application/json' } });
+    const raw = await timed(t, 'body read', () => readBody(req as unknown as import('node:http').IncomingMessage));
+    const json = await timed(t, 'JSON parse', () => parseJsonBody(raw));
+    const batch = new Batch();
+    await timed(t, 'decode, validate, fingerprint', () => decodeLokiJson(json, batch));
+    const rows = await timed(t, 'RowBinary encoding', () => logSamplesRowBinary(batch.logs));
+    await timed(t, "writer.write (series check, encoding, group-commit queue, insert)", () => backend.writer.write(target, batch));
+    await timed(t, 'the insert alone (same rows, one ClickHouse round trip)', () => client.insertRowBinary(`${instance.database_name}.log_samples`, ['date', 'fingerprint', 'timestamp_ns', 'line'], rows));
+  }
+  return timings;
+}
+
+/** From this process: one request at a time over a kept-alive connection, `count` times (after a warm-up). */
+async function sequential(url: string, headers: Record<string, string>, body: string, count: number): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const payload = Buffer.from(body);
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': payload.length } }, (res) => {
+        res.resume();
+        res.once('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`${url.slice(0, 60)} answered ${res.statusCode}`))));
+      });
+      req.once('error', reject);
+      req.end(payload);
+    });
+  const times: number[] = [];
+  for (let i = 0; i < count + 20; i++) {
+    const start = performance.now();
+    await once();
+    if (i >= 20) times.push(performance.now() - start);
+  }
+  agent.destroy();
+  return times;
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+function phaseTable(timings: Timings): string {
+  const lines = ['| phase of one push | mean ms | median ms | p90 ms |', '| --- | ---: | ---: | ---: |'];
+  for (const [name, values] of Object.entries(timings)) {
+    lines.push(`| ${name} | ${mean(values).toFixed(3)} | ${quantile(values, 0.5).toFixed(3)} | ${quantile(values, 0.9).toFixed(3)} |`);
+  }
+  return lines.join('\n');
 }
 
 async function run(title: string, options: autocannon.Options) {
@@ -188,6 +276,26 @@ async function main(): Promise<void> {
     }
     console.log(`\nlines acknowledged by the gateway: ${acknowledged}, stored: ${Number(stored)}`);
     if (PROFILE) console.log(`\n${topFrames(profileFile)}\n(profile written to ${profileFile})`);
+    if (PHASES) {
+      // After the stored-lines check: the rows written here are not part of what the runs acknowledged.
+      const whole = await sequential(ready.pushUrl, { authorization: ready.authorization, 'content-type': 'application/json' }, lokiBody, PHASE_PUSHES);
+      const direct = await sequential(`${ready.storageUrl}/?query=${encodeURIComponent(insert)}`, { 'x-clickhouse-user': ready.storageUser, 'x-clickhouse-key': ready.storagePassword }, tsv, PHASE_PUSHES);
+      const inside = await new Promise<Timings>((resolve) => {
+        const listen = (m: unknown) => {
+          if (typeof m !== 'object' || m === null || !('phases' in m)) return;
+          child.off('message', listen);
+          resolve((m as { phases: Timings }).phases);
+        };
+        child.on('message', listen);
+        child.send({ phases: lokiBody });
+      });
+      const timings: Timings = { 'the whole push (client → gateway → ClickHouse → answer)': whole, 'the direct insert (client → ClickHouse)': direct, ...inside };
+      const inProcess = ['body read', 'JSON parse', 'decode, validate, fingerprint', 'writer.write (series check, encoding, group-commit queue, insert)'].reduce((sum, k) => sum + mean(inside[k]), 0);
+      console.log(`\nOne push at a time, ${PHASE_PUSHES} pushes of ${LINES} lines (the first 20 not counted):\n`);
+      console.log(phaseTable(timings));
+      console.log(`\nthe whole push beyond its in-process phases (HTTP server, authentication, admission, answer, the client): ${(mean(whole) - inProcess).toFixed(3)} ms mean`);
+      console.log(`writer.write beyond encoding and the insert alone (series check, queue): ${(mean(inside["writer.write (series check, encoding, group-commit queue, insert)"]) - mean(inside['RowBinary encoding']) - mean(inside['the insert alone (same rows, one ClickHouse round trip)'])).toFixed(3)} ms mean`);
+    }
     const failed = rows.some((r) => r.gateway.linesPerSecond === 0 || r.direct.linesPerSecond === 0 || r.gateway.failed > 0) || Number(stored) < acknowledged;
     if (failed) {
       console.error('The benchmark failed: a run stored nothing, a push was refused, or acknowledged lines are missing.');
