@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,20 +9,10 @@ import { seedDemoData } from '../../server/db/seed';
 import { findUserByEmail } from '../../server/db/repositories/users-repository';
 import { createTokenMinter } from '../support/mint-token';
 import { createFreshPostgresDatabase, databaseTargets } from '../support/postgres';
+import { freePort } from '../support/free-port';
 
 // kill -9 in the middle of a burst of writes: every write the platform answered 2xx must be there after a restart
 // on the same data. The platform runs as a real child process (server/main.ts), killed without any chance to flush.
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startPlatformProcess(env: Record<string, string>): ChildProcess {
   // node --import tsx runs main.ts in this one process, so SIGKILL hits the server itself (no wrapper in between).

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,22 +14,13 @@ import { createTokenMinter } from '../support/mint-token';
 import { createFreshPostgresDatabase, databaseTargets } from '../support/postgres';
 import { enableQrynOnSeededProject } from '../support/qryn';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { freePort } from '../support/free-port';
 
 // qryn's storage on an existing ClickHouse cluster (two local clickhouse-server 18.16 processes, one shard each, no
 // ZooKeeper) shared by platform instances on one PostgreSQL (docs/qryn.md "Storage on an existing ClickHouse",
 // docs/architecture.md "Growing past one machine"). On the embedded database (one instance only) the cluster part
 // runs with one platform; with PostgreSQL (TEST_DATABASE_URL, as CI sets it) two instances: A a real child process
 // (server/main.ts, so it can be killed with SIGKILL), B in this process.
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const clusterEnv = (cluster: LocalClickhouseCluster) => ({
   QRYN_CLICKHOUSE_URL: cluster.url,

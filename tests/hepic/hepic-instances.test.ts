@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
 import { seedDemoData } from '../../server/db/seed';
@@ -12,20 +11,11 @@ import { createTokenMinter } from '../support/mint-token';
 import { createFreshPostgresDatabase, databaseTargets } from '../support/postgres';
 import { eventually } from '../support/qryn';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { freePort } from '../support/free-port';
 
 // Hepic's caches across platform instances (docs/hepic.md "Several platform instances"): a key changed through one
 // instance is refused at once by the HEP listener of another, which owns the HEP port. Two instances need
 // PostgreSQL (TEST_DATABASE_URL, as CI sets it); the listener part runs always.
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the HEP listener when keys change', () => {
   it('does not cache the answer of a lookup that was under way when the keys changed', async () => {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 // A real Prometheus (Debian's 2.42, installed by scripts/install-prometheus.sh) for reference comparisons: the binary
 // in its own temp folder, no scrape targets, the remote-write receiver on, on a free loopback port. The evaluation
@@ -14,14 +14,6 @@ export const PROMETHEUS_BINARY = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometh
 export interface RunningPrometheus {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPrometheus(): Promise<RunningPrometheus> {
