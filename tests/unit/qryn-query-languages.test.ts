@@ -2,12 +2,12 @@
 // inside `{…}`, scoped by the metric name before the braces and the matchers already typed; grouping labels after
 // `by (`; nothing inside a range. And the official grammars (Prometheus' and Grafana's lezer parsers) that highlight both
 // languages, syntax errors included. The label source is a double that records what it was asked.
-import { CompletionContext } from '@codemirror/autocomplete';
 import type { LRLanguage } from '@codemirror/language';
 import { EditorState, type Transaction } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { highlightTree, tagHighlighter, tags as t } from '@lezer/highlight';
 import { describe, expect, it } from 'vitest';
+import { CompletionContext } from '../../src/views/stack/qryn/editor/completion';
 import type { LabelSource } from '../../src/views/stack/qryn/editor/label-source';
 import { logqlLanguage } from '../../src/views/stack/qryn/editor/logql-language';
 import { promql, promqlCompletion, promqlLanguage } from '../../src/views/stack/qryn/editor/promql-language';

@@ -3,10 +3,10 @@
 // while it is typed), and a completion source that reads the instance's Loki label names and values, scoped by the
 // matchers already typed in the same stream selector. Also the shell's rule for where a LogQL query's results go,
 // read from the same parse: a metric expression at the root is drawn as a chart, a log query goes to the logs panel.
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { LRLanguage, LanguageSupport } from '@codemirror/language';
 import { parser } from '@grafana/lezer-logql';
 import { styleTags, tags as t } from '@lezer/highlight';
+import { completion, type CompletionContext, type CompletionResult } from './completion';
 import type { LabelSource } from './label-source';
 import { selectorContext, usableLokiScope } from './selector-context';
 
@@ -73,7 +73,7 @@ export function logqlCompletion(labels: LabelSource) {
 }
 
 export function logql(labels: LabelSource): LanguageSupport {
-  return new LanguageSupport(logqlLanguage, [autocompletion({ override: [logqlCompletion(labels)], activateOnTyping: true })]);
+  return new LanguageSupport(logqlLanguage, [completion(logqlCompletion(labels))]);
 }
 
 /** True when the query's root is a metric expression (`rate(…)`, `sum by (…) (…)`, a binary of them, `vector(1)`). */

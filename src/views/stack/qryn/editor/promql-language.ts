@@ -9,9 +9,9 @@
 // Prometheus' full CodeMirror extension (@prometheus-io/codemirror-promql) is not used: it brings its own HTTP client,
 // an LRU cache and a linter the explorer has no use for (~19 kB gz of the metrics session, docs/qryn.md "The
 // explorer's bundle"); its grammar, the part that is the language, is this one.
-import { autocompletion, type Completion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { LRLanguage, LanguageSupport } from '@codemirror/language';
 import { parser } from '@prometheus-io/lezer-promql';
+import { completion, type Completion, type CompletionContext, type CompletionResult } from './completion';
 import type { LabelSource } from './label-source';
 import { selectorContext, selectorText, type CompleteMatcher } from './selector-context';
 
@@ -88,5 +88,5 @@ export function promqlCompletion(labels: LabelSource) {
 }
 
 export function promql(labels: LabelSource): LanguageSupport {
-  return new LanguageSupport(promqlLanguage, [autocompletion({ override: [promqlCompletion(labels)], activateOnTyping: true })]);
+  return new LanguageSupport(promqlLanguage, [completion(promqlCompletion(labels))]);
 }

@@ -1,8 +1,8 @@
 // The explorer's query editor (CodeMirror 6) for PromQL, LogQL and TraceQL: highlighting, completion from the
 // instance, the last run's error underlined where the instance's parser put it (error-underline.ts),
-// Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap); Escape closes the
-// completion list. The content element carries the field's accessible name.
-import { completionKeymap } from '@codemirror/autocomplete';
+// Shift+Enter runs. Tab is not bound, so it moves focus on as everywhere else (no keyboard trap) unless the completion
+// list (completion.ts, which each language's extension brings) is open, where it takes the option;
+// Escape closes it. The content element carries the field's accessible name.
 import {
   cursorCharLeft, cursorCharRight, cursorDocEnd, cursorDocStart, cursorGroupLeft, cursorGroupRight, cursorLineBoundaryBackward,
   cursorLineBoundaryForward, cursorLineBoundaryLeft, cursorLineBoundaryRight, cursorLineDown, cursorLineUp, deleteCharBackward,
@@ -108,7 +108,7 @@ export function QueryEditor(props: QueryEditorProps) {
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           // The text-field keys without defaultKeymap's code-editing extras (line moves, comment toggling,
           // indentation, syntax selection) a one-query field has no use for.
-          keymap.of([...textKeys, ...historyKeymap, ...completionKeymap]),
+          keymap.of([...textKeys, ...historyKeymap]),
           EditorView.lineWrapping,
           theme,
           errorUnderline,

@@ -2,8 +2,8 @@
 // attribute names, operators) and completion of tag names and values from the instance's Tempo tag search
 // (/api/v2/search/tags and tag values), inside a spanset filter `{ … }`. A tokenizer because no official TraceQL
 // lezer grammar is among the project's packages (PromQL and LogQL use Prometheus' and Grafana's grammars).
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { LanguageSupport, StreamLanguage, type StringStream } from '@codemirror/language';
+import { completion, type CompletionContext, type CompletionResult } from './completion';
 import type { LabelSource } from './label-source';
 import { selectorContext } from './selector-context';
 
@@ -44,5 +44,5 @@ export function traceqlCompletion(tags: LabelSource) {
 }
 
 export function traceql(tags: LabelSource): LanguageSupport {
-  return new LanguageSupport(traceqlLanguage, [autocompletion({ override: [traceqlCompletion(tags)], activateOnTyping: true })]);
+  return new LanguageSupport(traceqlLanguage, [completion(traceqlCompletion(tags))]);
 }
