@@ -69,9 +69,6 @@ test.describe('the qryn explorer as the owner', () => {
     await page.keyboard.type('explorer_e2e_v');
     const option = page.getByRole('listbox').getByRole('option', { name: /explorer_e2e_value/ });
     await expect(option).toBeVisible();
-    // CodeMirror ignores Enter on a completion list for its first 75 ms (interactionDelay, against accidental picks)
-    // and lets it insert a newline instead; on a busy machine the list can be seen before that time has passed.
-    await page.waitForTimeout(150);
     await page.keyboard.press('Enter');
     await expect(promql).toHaveText('explorer_e2e_value');
     await page.keyboard.press('Shift+Enter');

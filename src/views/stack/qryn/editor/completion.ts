@@ -287,6 +287,7 @@ export function completion(source: CompletionSource, { delay = 50 }: { delay?: n
         },
       ]),
     ),
+    // The layout; the selected option's colours are the editor's theme (query-editor.tsx).
     EditorView.baseTheme({
       '.cm-tooltip.cm-completion > ul': {
         fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
@@ -300,8 +301,6 @@ export function completion(source: CompletionSource, { delay = 50 }: { delay?: n
         whiteSpace: 'nowrap',
       },
       '.cm-tooltip.cm-completion > ul > li': { padding: '1px 6px', lineHeight: '1.3', cursor: 'pointer', overflowX: 'hidden', textOverflow: 'ellipsis' },
-      '&light .cm-tooltip.cm-completion > ul > li[aria-selected]': { background: '#17c', color: 'white' },
-      '&dark .cm-tooltip.cm-completion > ul > li[aria-selected]': { background: '#347', color: 'white' },
     }),
   ];
 }
