@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The explorer editor's completion popup (editor/completion.ts) in a real EditorView: typing asks the source and shows
-// its options, filtered by the typed prefix, as a listbox the content points at (aria-expanded, aria-controls,
+// its options, filtered by the typed prefix, as a listbox the content points at (aria-haspopup, aria-controls,
 // aria-activedescendant); the arrows move aria-selected, Enter and a click apply `apply ?? label` over the prefix,
 // Escape closes, Ctrl-Space asks explicitly, and an answer that arrives after the document changed is dropped.
 import { EditorState } from '@codemirror/state';
@@ -70,13 +70,13 @@ const selectedOption = () => document.querySelector<HTMLElement>('[role=option][
 describe('editor completion', () => {
   it('opens a listbox with the options that start with the typed prefix, and the content points at it', async () => {
     const { view, asked } = editor();
-    expect(view.contentDOM.getAttribute('aria-expanded')).toBe('false');
+    expect(view.contentDOM.getAttribute('aria-controls')).toBeNull();
     type(view, 'ra');
     await vi.waitFor(() => expect(listbox()).not.toBeNull());
     expect(options()).toEqual(['rate', 'rate_counter', 'Rare']);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ pos: 2, explicit: false });
-    expect(view.contentDOM.getAttribute('aria-expanded')).toBe('true');
+    expect(view.contentDOM.getAttribute('aria-haspopup')).toBe('listbox');
     expect(view.contentDOM.getAttribute('aria-controls')).toBe(listbox()!.id);
     expect(view.contentDOM.getAttribute('aria-activedescendant')).toBe(document.querySelector('[role=option][aria-selected=true]')!.id);
     expect(selectedOption()).toBe('rate');
@@ -104,7 +104,7 @@ describe('editor completion', () => {
     expect(view.state.doc.toString()).toBe('x + rate(');
     expect(view.state.selection.main.head).toBe(9);
     expect(listbox()).toBeNull();
-    expect(view.contentDOM.getAttribute('aria-expanded')).toBe('false');
+    expect(view.contentDOM.getAttribute('aria-controls')).toBeNull();
   });
 
   it('Tab applies the label when the option has no apply; a click applies the clicked option', async () => {

@@ -99,9 +99,13 @@ const list = StateField.define<OpenList | null>({
   provide: (field) => [
     showTooltip.compute([field], (state) => state.field(field)?.tooltip ?? null),
     EditorView.contentAttributes.compute([field], (state): Record<string, string> => {
+      // The content's role is textbox, which allows no aria-expanded (axe's aria-allowed-attr); as CodeMirror's own
+      // completion does, an open list is announced by aria-haspopup and aria-controls and the option by
+      // aria-activedescendant.
       const open = state.field(field);
-      const attrs: Record<string, string> = { 'aria-autocomplete': 'list', 'aria-haspopup': 'listbox', 'aria-expanded': open ? 'true' : 'false' };
+      const attrs: Record<string, string> = { 'aria-autocomplete': 'list' };
       if (open) {
+        attrs['aria-haspopup'] = 'listbox';
         attrs['aria-controls'] = open.id;
         attrs['aria-activedescendant'] = `${open.id}-${open.selected}`;
       }
