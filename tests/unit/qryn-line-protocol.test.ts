@@ -38,11 +38,14 @@ describe('line protocol parser', () => {
     // Names without backslashes: the client writes a key `\ x` as `\\ x`, which no reader can tell from an escaped
     // backslash followed by a separator (the reference reads it that way too).
     const name = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !s.includes('\n') && !s.includes('\r') && s.trim() === s && !s.startsWith('#') && !s.includes('\\'));
+    // Keys without `__proto__`: the client keeps tags and fields in plain objects, where that key sets the prototype
+    // and the tag or field is silently lost before it is written (the parser's own test below keeps such keys).
+    const key = name.filter((s) => s !== '__proto__');
     fc.assert(
       fc.property(
         name,
-        fc.dictionary(name, name, { maxKeys: 3 }),
-        fc.dictionary(name, fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => ({ kind: 'float' as const, v })), fc.integer().map((v) => ({ kind: 'int' as const, v })), fc.string({ maxLength: 20 }).filter((s) => !s.includes('\n') && !s.endsWith('\\')).map((v) => ({ kind: 'string' as const, v }))), { minKeys: 1, maxKeys: 3 }),
+        fc.dictionary(key, name, { maxKeys: 3 }),
+        fc.dictionary(key, fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => ({ kind: 'float' as const, v })), fc.integer().map((v) => ({ kind: 'int' as const, v })), fc.string({ maxLength: 20 }).filter((s) => !s.includes('\n') && !s.endsWith('\\')).map((v) => ({ kind: 'string' as const, v }))), { minKeys: 1, maxKeys: 3 }),
         fc.bigInt({ min: 1n, max: 4_000_000_000_000_000_000n }),
         (measurement, tags, fields, ns) => {
           const point = new Point(measurement).timestamp(ns.toString());
