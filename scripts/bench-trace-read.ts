@@ -18,15 +18,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? (SMOKE ? 2 : 10));
 async function main() {
   const { loadConfig } = await import('../server/config');
   const { startPlatform } = await import('../server/platform');
-  const { enableQryn } = await import('../tests/support/qryn');
-  const { findUserByEmail } = await import('../server/db/repositories/users-repository');
+  const { enableQrynOnSeededProject } = await import('../tests/support/qryn');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-trace-read-'));
   const platform = await startPlatform(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', DEV_PAGES: 'false' }), { quiet: true, seed: true });
   try {
-    const demo = (await findUserByEmail(platform.db, 'demo@example.com'))!;
-    const acme = (await platform.db.query<{ id: number }>("SELECT id FROM organizations WHERE name = 'Acme'"))[0].id;
-    const projectId = (await platform.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Production'"))[0].id;
-    const qryn = await enableQryn(platform, projectId, demo.id, acme);
+    const { qryn } = await enableQrynOnSeededProject(platform, 'Acme Production');
     const headers = { authorization: qryn.basic, 'content-type': 'application/json' };
     const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
     const start = BigInt(Date.now() - 30 * 60_000) * 1_000_000n;
