@@ -107,6 +107,26 @@ summary=$(node -e '
   const p = read(".tmp/playwright-results.json");
   if (p) { passed += p.stats.expected; failed += p.stats.unexpected + p.stats.flaky; skipped += p.stats.skipped; }
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  // CI keeps only the end of the output: the failed tests are named here, each with the first line of its error.
+  const first = (m) => String(m ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+  const names = [];
+  for (const file of v?.testResults ?? []) {
+    const rel = String(file.name).replace(process.cwd() + "/", "");
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failedTests) names.push(`${rel} › ${t.fullName}: ${first(t.failureMessages?.[0]).slice(0, 300)}`);
+    if (file.status === "failed" && failedTests.length === 0) names.push(`${rel}: ${first(file.message).slice(0, 300)}`);
+  }
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) {
+      if (t.status === "unexpected" || t.status === "flaky") {
+        const r = (t.results ?? []).find((x) => x.status !== "passed");
+        names.push(`${spec.file} › ${[...path, spec.title].join(" › ")} (${t.status}): ${first(r?.error?.message).slice(0, 300)}`);
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, [...path, s.title].filter(Boolean));
+  };
+  for (const s of p?.suites ?? []) walk(s, []);
+  for (const n of names) console.log(`  failed: ${n}`);
 ')
 
 if [ "${#failed[@]}" -gt 0 ]; then
