@@ -108,12 +108,16 @@ summary=$(node -e '
   if (p) { passed += p.stats.expected; failed += p.stats.unexpected + p.stats.flaky; skipped += p.stats.skipped; }
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   // CI keeps only the end of the output: the failed tests are named here, each with the first line of its error.
-  const first = (m) => String(m ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim()) ?? "";
+  // A property test adds its seed and counterexample, so that the failure can be replayed.
+  const first = (m) => {
+    const lines = String(m ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").filter((l) => l.trim());
+    return [lines[0] ?? "", ...lines.filter((l) => /^\{ seed: |^Counterexample: /.test(l))].join(" ").slice(0, 600);
+  };
   const names = [];
   for (const file of v?.testResults ?? []) {
     const rel = String(file.name).replace(process.cwd() + "/", "");
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-    for (const t of failedTests) names.push(`${rel} › ${t.fullName}: ${first(t.failureMessages?.[0]).slice(0, 300)}`);
+    for (const t of failedTests) names.push(`${rel} › ${t.fullName}: ${first(t.failureMessages?.[0])}`);
     if (file.status === "failed" && failedTests.length === 0) names.push(`${rel}: ${first(file.message).slice(0, 300)}`);
   }
   const walk = (suite, path) => {
