@@ -58,12 +58,13 @@ const NAME_END = /[\s{}()=~!<>&|^,"`+*/%]/;
 const DURATION = /^(\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
 const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, 'µs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
 
-const INTRINSICS: Record<string, Intrinsic> = {
+// A Map, not an object literal: a word such as `constructor` or `toString` must not find Object.prototype's member.
+const INTRINSICS = new Map<string, Intrinsic>(Object.entries({
   name: 'name', status: 'status', kind: 'kind', duration: 'duration',
   rootName: 'rootName', rootServiceName: 'rootServiceName', rootService: 'rootServiceName', traceDuration: 'traceDuration',
   'span:name': 'name', 'span:status': 'status', 'span:kind': 'kind', 'span:duration': 'duration',
   'trace:rootName': 'rootName', 'trace:rootService': 'rootServiceName', 'trace:duration': 'traceDuration',
-};
+} satisfies Record<string, Intrinsic>));
 const STATUSES = new Set(['error', 'ok', 'unset']);
 const KINDS = new Set(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer']);
 
@@ -308,9 +309,9 @@ class Parser {
       const [scope, name] = t.value!.split('\u0000');
       return { scope: scope as 'span' | 'resource' | 'unscoped', name };
     }
-    if (t.kind === 'ident' && INTRINSICS[t.text]) {
+    if (t.kind === 'ident' && INTRINSICS.has(t.text)) {
       this.next();
-      return { scope: 'intrinsic', name: INTRINSICS[t.text] };
+      return { scope: 'intrinsic', name: INTRINSICS.get(t.text)! };
     }
     return undefined;
   }
@@ -412,6 +413,6 @@ export function parseAttributeRef(tag: string): AttributeRef | undefined {
     const [scope, name] = token.value!.split('\u0000');
     return { scope: scope as 'span' | 'resource' | 'unscoped', name };
   }
-  if (token.kind === 'ident' && INTRINSICS[token.text]) return { scope: 'intrinsic', name: INTRINSICS[token.text] };
+  if (token.kind === 'ident' && INTRINSICS.has(token.text)) return { scope: 'intrinsic', name: INTRINSICS.get(token.text)! };
   return undefined;
 }

@@ -102,3 +102,22 @@ describe('compileLogSelector (live tail and metadata calls)', () => {
     expect(() => compileLogSelector('count_over_time({a="b"}[1m])')).toThrow(/only log queries/);
   });
 });
+
+describe('names of Object.prototype members', () => {
+  // The grammar's keyword lookup would find `constructor` on Object.prototype (packages/lezer-keywords).
+  it('are label names like any other in selectors, filters, grouping and keep', () => {
+    expect(parseLogQL('{constructor="a", __proto__="b"}')).toEqual({ kind: 'log', matchers: [{ name: 'constructor', op: '=', value: 'a' }, { name: '__proto__', op: '=', value: 'b' }], stages: [] });
+    expect(() => parseLogQL('sum by (constructor) (count_over_time({a="b"} | logfmt | constructor="x" | keep constructor [1m]))')).not.toThrow();
+  });
+
+  it('a template with an unknown function is a parse error at the template', () => {
+    expect(err('{a="b"} | line_format "{{ constructor . }}"')).toBe('parse error at line 1, col 23: template: function "constructor" not defined');
+    expect(err('{a="b"} | label_format x="{{ nope }}"')).toBe('parse error at line 1, col 26: template: function "nope" not defined');
+  });
+
+  it('a label the stream lacks reads as missing, whatever its name', () => {
+    const { process } = compileLogSelector('{a="b"} | constructor="" | toString!="x" | line_format "[{{.valueOf}}]"');
+    expect(process('line', { a: 'b' }, 1n)).toEqual({ line: '[]', labels: { a: 'b' } });
+    expect(compileLogSelector('{a="b"} | constructor!=""').process('line', { a: 'b' }, 1n)).toBeNull();
+  });
+});

@@ -198,3 +198,12 @@ describe('formatExpr', () => {
     });
   }
 });
+
+describe('names of Object.prototype members', () => {
+  // The grammar's keyword lookup would find `constructor` on Object.prototype (packages/lezer-keywords).
+  it('are metric and label names like any other', () => {
+    for (const query of ['constructor', '__proto__{constructor="x"}', 'sum without (constructor, __proto__) (rate(constructor[5m]))', 'toString offset 1m']) {
+      expect(formatExpr(parseExpr(query)), query).toBe(query);
+    }
+  });
+});

@@ -75,3 +75,16 @@ describe('ClickHouse conditions', () => {
     expect(spansetSql(parseTraceQL('{ .a = 1 } && { .b = 2 }'), table).having).toMatch(/^\(countIf\(.+\) > 0 AND countIf\(.+\) > 0\)$/);
   });
 });
+
+describe('names of Object.prototype members', () => {
+  it('are attribute names with a scope, and no intrinsic as bare words', () => {
+    expect(parseAttributeRef('span.constructor')).toEqual({ scope: 'span', name: 'constructor' });
+    expect(parseAttributeRef('.__proto__')).toEqual({ scope: 'unscoped', name: '__proto__' });
+    expect(parseAttributeRef('constructor')).toBeUndefined();
+    expect(parseAttributeRef('toString')).toBeUndefined();
+    for (const word of ['constructor', 'toString', '__proto__']) {
+      expect(() => parseTraceQL(`{ ${word} = "x" }`), word).toThrow(TraceQLParseError);
+      expect(() => parseTraceQL(`{ ${word} = "x" }`), word).toThrow(`parse error at line 1, col 3: syntax error: unexpected ${word}`);
+    }
+  });
+});

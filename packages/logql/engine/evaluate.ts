@@ -8,6 +8,7 @@ import { parseLogQL } from '../syntax/parse';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { LogQLQueryError, pipelineError, seriesLimitError } from './errors';
 import { compareLabels, formatValue, labelsKey, labelsString, sortedLabels, stepSeconds, type Labels } from './labels';
+import { ownLabel } from '../log/own-label';
 
 // The LogQL engine: log queries (pipeline, limit, direction → streams) and metric queries (range aggregations over
 // log ranges, vector aggregations, binary operators, vector(), label_replace → matrix or vector), answered in the
@@ -375,7 +376,7 @@ function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>, injected
     return n === undefined ? { value: 0, error: `strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax` } : { value: n };
   };
   return (entry) => {
-    const raw = entry.labels[label];
+    const raw = ownLabel(entry.labels, label);
     if (raw === undefined || raw === '') return null;
     const c = convert(raw);
     if (c.error !== undefined) {
@@ -393,7 +394,7 @@ function groupLabels(labels: Labels, grouping: Grouping | undefined, unwrapped: 
   if (labels[ERROR_LABEL] !== undefined) return labels;
   const out: Labels = {};
   if (grouping && !grouping.without) {
-    for (const n of grouping.labels) if (labels[n] !== undefined) out[n] = labels[n];
+    for (const n of grouping.labels) if (ownLabel(labels, n) !== undefined) out[n] = labels[n];
     return out;
   }
   const drop = new Set([...(grouping?.labels ?? []), ...(unwrapped !== undefined ? [unwrapped] : [])]);
@@ -602,7 +603,7 @@ function groupKey(labels: Labels, g: Grouping | undefined): { key: string; label
   if (g.without) {
     const drop = new Set(g.labels);
     for (const [n, v] of Object.entries(labels)) if (!drop.has(n)) out[n] = v;
-  } else for (const n of g.labels) if (labels[n] !== undefined && labels[n] !== '') out[n] = labels[n];
+  } else for (const n of g.labels) if (ownLabel(labels, n) !== undefined && labels[n] !== '') out[n] = labels[n];
   return { key: labelsKey(out), labels: out };
 }
 
@@ -711,7 +712,7 @@ function labelReplace(input: Series[], e: Extract<MetricExpr, { kind: 'label_rep
   const re = compileRe2(`^(?:${e.regex})$`);
   const byKey = new Map<string, Series>();
   for (const s of input) {
-    const src = s.labels[e.src] ?? '';
+    const src = ownLabel(s.labels, e.src) ?? '';
     const replaced = goExpandMatch(re, src, e.replacement);
     let labels = s.labels;
     if (replaced !== undefined) {
@@ -794,7 +795,7 @@ function binary(ctx: Ctx, e: Extract<MetricExpr, { kind: 'binary' }>, l: Value, 
   const signature = (labels: Labels): string => {
     if (m?.on) {
       const out: Labels = {};
-      for (const name of m.labels) if (labels[name] !== undefined) out[name] = labels[name];
+      for (const name of m.labels) if (ownLabel(labels, name) !== undefined) out[name] = labels[name];
       return labelsKey(out);
     }
     const ignore = new Set(m?.labels ?? []);
@@ -881,7 +882,7 @@ function resultLabels(manyLabels: Labels, oneLabels: Labels, m: Extract<MetricEx
     return out;
   }
   for (const name of m?.include ?? []) {
-    const v = oneLabels[name];
+    const v = ownLabel(oneLabels, name);
     if (v !== undefined && v !== '') out[name] = v;
     else delete out[name];
   }

@@ -6,6 +6,7 @@ import { JsonScanner, JsonSyntaxError, jsonGet, parseJsonPath, scalarText } from
 import { LogfmtError, scanLogfmt } from './logfmt';
 import { parsePattern, patternCaptures, patternTest } from './pattern';
 import { compileTemplate, TemplateError } from './template';
+import { ownLabel } from './own-label';
 
 // The log pipeline as Loki runs it: each stage is a pure function of (line, labels) that may change either, or drop
 // the line. Labels extracted by parsers that collide with a stream label get the suffix `_extracted`; failures set
@@ -92,12 +93,12 @@ export function compileLabelFilter(f: LabelFilter): StageFn {
     case 'string': {
       const test = matcherTest(f.matcher);
       const name = f.matcher.name;
-      return (e) => test(e.labels[name] ?? '');
+      return (e) => test(ownLabel(e.labels, name) ?? '');
     }
     case 'ip': {
       const test = compileIpPattern(f.value);
       return (e) => {
-        const v = e.labels[f.name];
+        const v = ownLabel(e.labels, f.name);
         if (v === undefined) return false;
         const ok = test(v);
         return f.op === '=' ? ok : !ok;
@@ -118,7 +119,7 @@ export function compileLabelFilter(f: LabelFilter): StageFn {
             : (v: string) => parseBytes(v);
       const what = f.type === 'number' ? 'strconv.ParseFloat' : f.type === 'duration' ? 'time: invalid duration' : 'bytes';
       return (e) => {
-        const v = e.labels[f.name];
+        const v = ownLabel(e.labels, f.name);
         if (v === undefined) return false;
         const n = convert(v);
         if (n === undefined) {
@@ -205,7 +206,7 @@ function jsonExpressions(extractions: { label: string; path: string }[]): StageF
       } catch (err) {
         if (!(err instanceof JsonSyntaxError)) throw err;
         setError(e, 'JSONParserErr', err.message);
-        if (e.labels[name] === undefined) e.labels[name] = '';
+        if (ownLabel(e.labels, name) === undefined) e.labels[name] = '';
       }
     }
     return true;
@@ -336,7 +337,7 @@ export function compileStage(stage: Stage): StageFn {
       const items = stage.items.map((it) => ({ name: it.name, test: it.matcher ? matcherTest(it.matcher) : undefined }));
       return (e) => {
         for (const it of items) {
-          const v = e.labels[it.name];
+          const v = ownLabel(e.labels, it.name);
           if (v === undefined) continue;
           if (!it.test || it.test(v)) delete e.labels[it.name];
         }

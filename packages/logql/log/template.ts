@@ -1,6 +1,7 @@
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { goReplaceAll } from './go-regexp';
+import { ownLabel } from './own-label';
 
 // The Go text/template subset that Loki's line_format and label_format take: `{{ .label }}`, pipelines with `|`,
 // function calls, parentheses, `if`/`else if`/`else`/`end`, `{{-`/`-}}` trimming, comments, and the template
@@ -194,7 +195,7 @@ function arg(t: string): Arg {
   if (t === 'nil') return { k: 'lit', v: null };
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return { k: 'lit', v: Number(t) };
   if (/^[A-Za-z_]\w*$/.test(t)) {
-    if (!(t in FUNCS)) throw new TemplateError(`template: function "${t}" not defined`);
+    if (!Object.hasOwn(FUNCS, t)) throw new TemplateError(`template: function "${t}" not defined`);
     return { k: 'fn', name: t };
   }
   throw new TemplateError(`template: unexpected "${t}"`);
@@ -205,7 +206,7 @@ function evalArg(a: Arg, ctx: TemplateContext): Value {
     case 'dot':
       return ctx.labels;
     case 'field':
-      return ctx.labels[a.name] ?? '';
+      return ownLabel(ctx.labels, a.name) ?? '';
     case 'lit':
       return a.v;
     case 'sub':

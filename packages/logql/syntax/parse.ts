@@ -1,4 +1,4 @@
-import { parser } from '@grafana/lezer-logql';
+import { parser as grammar } from '@grafana/lezer-logql';
 import type { SyntaxNode } from '@lezer/common';
 import { compileAnchored, compileRe2, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
 import type {
@@ -6,6 +6,11 @@ import type {
   LogSelectorExpr, MatchOp, MetricExpr, RangeOp, Stage, UnwrapConv, VectorOp,
 } from './ast';
 import { parseBytes, parseDurationNs } from './units';
+import { withOwnKeywordsOnly } from '../../lezer-keywords/own-keywords';
+import { compileTemplate, TemplateError } from '../log/template';
+
+// `constructor` and `__proto__` are names like any other (packages/lezer-keywords).
+const parser = withOwnKeywordsOnly(grammar);
 
 // LogQL text → syntax tree, read from the tree of Grafana's own LogQL grammar (@grafana/lezer-logql, the one its
 // Loki editor uses), so that what the editor accepts and what the engine runs are the same language. The grammar
@@ -80,6 +85,18 @@ function collect(node: SyntaxNode, name: string, into: SyntaxNode[] = []): Synta
     else collect(c, name, into);
   }
   return into;
+}
+
+/** A template's text, checked now: an unknown function or an unclosed action is the query's parse error (400). */
+function template(r: Reader, node: SyntaxNode): string {
+  const text = r.string(node);
+  try {
+    compileTemplate(text);
+  } catch (e) {
+    if (e instanceof TemplateError) r.fail(node.from, e.message);
+    throw e;
+  }
+  return text;
 }
 
 /** Parses a LogQL query (log or metric) into its syntax tree, or throws LogQLParseError. */
@@ -265,11 +282,11 @@ function stage(r: Reader, node: SyntaxNode): Stage {
     case 'LabelFilter':
       return { kind: 'label_filter', filter: labelFilter(r, node) };
     case 'LineFormatExpr':
-      return { kind: 'line_format', template: r.string(kid(node, 'String')!) };
+      return { kind: 'line_format', template: template(r, kid(node, 'String')!) };
     case 'LabelFormatExpr': {
       const items = collect(node, 'LabelFormatMatcher').map((m) => {
         const [dst, , value] = kids(m);
-        return value.name === 'String' ? { dst: r.src(dst), template: r.string(value) } : { dst: r.src(dst), src: r.src(value) };
+        return value.name === 'String' ? { dst: r.src(dst), template: template(r, value) } : { dst: r.src(dst), src: r.src(value) };
       });
       const seen = new Set<string>();
       for (const item of items) {

@@ -3,17 +3,21 @@
 // grammar also knows later additions) and checks the types with Prometheus' messages. Errors read as Prometheus'
 // (`1:7: parse error: …`) and carry the character range, so an editor can underline it.
 
-import { parser } from '@prometheus-io/lezer-promql';
+import { parser as grammar } from '@prometheus-io/lezer-promql';
 import type { SyntaxNode } from '@lezer/common';
 import { PromQLError } from '../engine/errors';
 import type { LabelMatcher, MatchOp } from '../storage/querier';
 import { compileAnchored, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
+import { withOwnKeywordsOnly } from '../../lezer-keywords/own-keywords';
 import {
   COMPARISON_OPS, FUNCTIONS, SET_OPS, typeName, typeOf,
   type AggregateOp, type AtModifier, type BinaryOp, type Expr, type PosRange, type ValueType, type VectorMatching,
   type VectorSelector,
 } from './ast';
 import { LABEL_NAME_RE, parseDuration, parseNumber, unquoteString } from './lex';
+
+// `constructor` and `__proto__` are names like any other (packages/lezer-keywords).
+const parser = withOwnKeywordsOnly(grammar);
 
 /** Parses and type-checks a PromQL expression; throws PromQLError (bad_data) with Prometheus' message. */
 export function parseExpr(query: string): Expr {
