@@ -113,10 +113,14 @@ describe('names of Object.prototype members in pushed data', () => {
       const without = await instant(`sum without (${name}, kind) (proto_metric_value{kind="a"})`);
       expect(without.map((r) => Object.keys(r.metric)).flat(), name).not.toContain(name);
     }
-    // A series without such a label groups with no value for it.
+    // A series without such a label groups with no value for it, and label_replace and label_join read it as empty.
     for (const name of NAMES) {
       const grouped = await instant(`sum by (${name}) (proto_metric_value{kind="b"})`);
       expect(grouped.map((r) => r.metric), name).toEqual([{}]);
+      const replaced = await instant(`label_replace(proto_metric_value{kind="b"}, "copy", "[$1]", "${name}", "(.*)")`);
+      expect(replaced.map((r) => own(r.metric, 'copy')), name).toEqual(['[]']);
+      const joined = await instant(`label_join(proto_metric_value{kind="b"}, "joined", "-", "${name}", "kind")`);
+      expect(joined.map((r) => own(r.metric, 'joined')), name).toEqual(['-b']);
     }
     // A metric whose name is such a word, `__proto__` among them (remote write names metrics as they are).
     const metrics = [...NAMES, '__proto__'];

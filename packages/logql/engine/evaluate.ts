@@ -8,7 +8,7 @@ import { parseLogQL } from '../syntax/parse';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { LogQLQueryError, pipelineError, seriesLimitError } from './errors';
 import { compareLabels, formatValue, labelsKey, labelsString, sortedLabels, stepSeconds, type Labels } from './labels';
-import { ownLabel } from '../log/own-label';
+import { ownLabel } from '../../labels/own-label';
 
 // The LogQL engine: log queries (pipeline, limit, direction → streams) and metric queries (range aggregations over
 // log ranges, vector aggregations, binary operators, vector(), label_replace → matrix or vector), answered in the

@@ -6,7 +6,7 @@ import { JsonScanner, JsonSyntaxError, jsonGet, parseJsonPath, scalarText } from
 import { LogfmtError, scanLogfmt } from './logfmt';
 import { parsePattern, patternCaptures, patternTest } from './pattern';
 import { compileTemplate, TemplateError } from './template';
-import { ownLabel } from './own-label';
+import { ownLabel } from '../../labels/own-label';
 
 // The log pipeline as Loki runs it: each stage is a pure function of (line, labels) that may change either, or drop
 // the line. Labels extracted by parsers that collide with a stream label get the suffix `_extracted`; failures set

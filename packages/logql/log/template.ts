@@ -1,7 +1,7 @@
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { goReplaceAll } from './go-regexp';
-import { ownLabel } from './own-label';
+import { ownLabel } from '../../labels/own-label';
 
 // The Go text/template subset that Loki's line_format and label_format take: `{{ .label }}`, pipelines with `|`,
 // function calls, parentheses, `if`/`else if`/`else`/`end`, `{{-`/`-}}` trimming, comments, and the template

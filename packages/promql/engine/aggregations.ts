@@ -9,6 +9,7 @@ import { formatValue } from './format';
 import { quantileOf } from './functions';
 import { SeriesBuilder, type StepSeries, type StepVector } from './step-values';
 import { labelsKey } from './value';
+import { ownLabel } from '../../labels/own-label';
 
 /** The group's labels of a series: `by` keeps the listed labels, `without` drops them and the name. */
 export function groupLabels(labels: Labels, grouping: string[], without: boolean): Labels {
@@ -16,7 +17,7 @@ export function groupLabels(labels: Labels, grouping: string[], without: boolean
   if (without) {
     for (const n in labels) if (n !== '__name__' && !grouping.includes(n)) out[n] = labels[n];
   } else {
-    for (const n of grouping) if (labels[n] !== undefined && labels[n] !== '') out[n] = labels[n];
+    for (const n of grouping) if (ownLabel(labels, n) !== undefined && labels[n] !== '') out[n] = labels[n];
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { Labels } from '../storage/querier';
 import { executionError } from './errors';
 import { keyOf, SeriesBuilder, type StepScalar, type StepSeries, type StepVector } from './step-values';
 import { dropName, labelsKey, labelsString } from './value';
+import { ownLabel } from '../../labels/own-label';
 
 const ARITHMETIC = new Set<BinaryOp>(['+', '-', '*', '/', '%', '^']);
 
@@ -85,7 +86,7 @@ export function signature(labels: Labels, matching: VectorMatching): string {
   if (matching.on) {
     const names = [...matching.labels].sort();
     for (const n of names) {
-      const v = labels[n];
+      const v = ownLabel(labels, n);
       if (v !== undefined && v !== '') sig += `${n}\xff${v}\xff`;
     }
     return sig;

@@ -5,6 +5,7 @@ import { compileRe2 } from '../../re2-pattern/re2-pattern';
 import type { Labels } from '../storage/querier';
 import { LABEL_NAME_RE } from '../parser/lex';
 import { executionError } from './errors';
+import { ownLabel } from '../../labels/own-label';
 
 /** What a range function knows besides its window: the step time, the window bounds and scalar arguments. */
 export interface RangeEnv {
@@ -382,7 +383,7 @@ export function labelReplacer(dst: string, replacement: string, src: string, reg
   const names = re.namedGroups();
   const groupCount = re.groupCount();
   return (labels) => {
-    const value = labels[src] ?? '';
+    const value = ownLabel(labels, src) ?? '';
     const m = re.matcher(value);
     if (!m.matches()) return labels;
     const groups: string[] = [];
@@ -446,7 +447,7 @@ export function labelJoiner(dst: string, separator: string, srcs: string[]): (la
   if (!LABEL_NAME_RE.test(dst)) throw executionError(`invalid destination label name in label_join(): ${dst}`);
   for (const s of srcs) if (!LABEL_NAME_RE.test(s)) throw executionError(`invalid source label name in label_join(): ${s}`);
   return (labels) => {
-    const value = srcs.map((s) => labels[s] ?? '').join(separator);
+    const value = srcs.map((s) => ownLabel(labels, s) ?? '').join(separator);
     const out: Labels = { ...labels };
     if (value === '') delete out[dst];
     else out[dst] = value;
