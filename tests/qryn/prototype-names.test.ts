@@ -1,13 +1,15 @@
 // Label names, field names and attribute keys that name a member of Object.prototype (`constructor`, `toString`,
-// `__proto__`, …) are data: a push that carries them is stored with them, or refused with a 4xx naming the reason,
-// never a 5xx, and reading the stream back gives the labels that were sent. fast-check's string arbitraries draw these
-// names on purpose now and then (the gateway's property tests meet them at random); here every push format meets each.
+// `__proto__`, …) are data: a push that carries them is stored with them, and reading back gives what was sent.
+// fast-check's string arbitraries draw these names on purpose now and then (the gateway's property tests meet them at
+// random); here every push format meets each, and every query language reads them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { remoteWrite, remoteWriteBody } from './promql-samples';
 
-// `__proto__` is not among them for labels: Loki and Prometheus reserve names that start with `__`.
+// `__proto__` is checked apart: as a stream label it is stored, listed and selected, but the engines keep label sets
+// in plain objects, where writing that key sets the prototype, so such a label made inside a query (a JSON field
+// read by `| json`, for one) is lost (docs/qryn.md, "LogQL").
 const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString', 'prototype', 'length'];
 
 let platform: TestPlatform;
@@ -132,35 +134,41 @@ describe('names of Object.prototype members in pushed data', () => {
     }
   });
 
-  it('a label named __proto__ is answered 2xx or 4xx, never 5xx', async () => {
+  it('a stream label named __proto__ is stored, listed and selected', async () => {
     const body = `{"streams":[{"stream":{"app":"proto-names-reserved","__proto__":"x"},"values":[["${nowNs()}","line"]]}]}`;
-    expect((await push('/loki/api/v1/push', 'application/json', body)).status).toBeLessThan(500);
+    expect(await push('/loki/api/v1/push', 'application/json', body)).toEqual({ status: 204, text: '' });
+    const from = String(Date.now() - 3_600_000) + '000000';
+    const series = await get('/loki/api/v1/series', { match: '{app="proto-names-reserved"}', start: from, end: nowNs() });
+    expect(series.text).toBe('{"status":"success","data":[{"__proto__":"x","app":"proto-names-reserved"}]}');
+    const selected = await get('/loki/api/v1/query_range', { query: '{__proto__="x"}', start: from, end: nowNs() });
+    expect((selected.body.data as { result: { values: [string, string][] }[] }).result.map((r) => r.values.map((v) => v[1]))).toEqual([['line']]);
   });
 
-  it('Elasticsearch bulk: documents whose fields have such names are stored with them', async () => {
-    const lines: string[] = [];
-    for (const name of [...NAMES, '__proto__']) {
-      lines.push(JSON.stringify({ index: { _index: 'proto-names' } }));
-      lines.push(`{"message":"doc ${name}",${JSON.stringify(name)}:"field ${name}"}`);
-    }
-    const answer = await push('/_bulk', 'application/x-ndjson', lines.join('\n') + '\n');
-    expect(answer.status, answer.text).toBeLessThan(300);
+  it('Elasticsearch bulk: documents whose fields have such names are stored as sent, and | json reads the fields', async () => {
+    const docs = [...NAMES, '__proto__'].map((name) => `{"message":"doc ${name}",${JSON.stringify(name)}:"field ${name}"}`);
+    const body = docs.map((doc) => `${JSON.stringify({ index: { _index: 'proto-names' } })}\n${doc}`).join('\n') + '\n';
+    const answer = await push('/_bulk', 'application/x-ndjson', body);
+    expect(answer.status, answer.text).toBe(200);
     expect(answer.text).not.toMatch(/"errors":true/);
+    const lines = async (query: string) => {
+      const read = await get('/loki/api/v1/query_range', { query, start: String(Date.now() - 3_600_000) + '000000', end: nowNs() });
+      expect(read.status, query).toBe(200);
+      return (read.body.data as { result: { values: [string, string][] }[] }).result.flatMap((r) => r.values.map((v) => v[1]));
+    };
+    expect((await lines('{index="proto-names"}')).sort()).toEqual([...docs].sort());
+    for (const [i, name] of NAMES.entries()) {
+      expect(await lines(`{index="proto-names"} | json | ${name}="field ${name}"`), name).toEqual([docs[i]]);
+    }
   });
 
-  it('InfluxDB line protocol and Zipkin attributes: such names are data', async () => {
+  it('InfluxDB line protocol: such tag and field names are stored and read back', async () => {
     const lines = NAMES.map((name, i) => `proto_names,${name}=t${i} ${name}=${i}i ${nowNs()}`).join('\n');
     expect((await push('/api/v2/write', 'text/plain', lines)).status).toBe(204);
-    const spans = NAMES.map((name, i) => ({
-      traceId: '5af7183fb1d4cf5f' + String(i).padStart(16, '0'),
-      id: String(i + 1).padStart(16, '0'),
-      name: `span ${name}`,
-      timestamp: Date.now() * 1000,
-      duration: 1000,
-      localEndpoint: { serviceName: 'proto-names' },
-      tags: { [name]: `tag ${name}` },
-    }));
-    expect((await push('/api/v2/spans', 'application/json', JSON.stringify(spans))).status).toBe(202);
+    for (const [i, name] of NAMES.entries()) {
+      const read = await get('/api/v1/query', { query: `proto_names_${name}{${name}="t${i}"}`, time: String(Date.now() / 1000) });
+      expect(read.status, name).toBe(200);
+      expect((read.body.data as { result: { value: [number, string] }[] }).result.map((r) => r.value[1]), name).toEqual([String(i)]);
+    }
   });
 
   it('TraceQL: such names as attribute names; as bare words they are not intrinsics', async () => {
@@ -182,7 +190,7 @@ describe('names of Object.prototype members in pushed data', () => {
       for (const q of [`{ span.${name} = "tag ${name}" }`, `{ .${name} = "tag ${name}" }`]) {
         const answer = await search(q);
         expect(answer.status, q).toBe(200);
-        expect((JSON.parse(answer.text) as { traces: { traceID: string }[] }).traces.map((t) => t.traceID), q).toContain('ab' + String(i).padStart(30, '0'));
+        expect((JSON.parse(answer.text) as { traces: { traceID: string }[] }).traces.map((t) => t.traceID), q).toEqual(['ab' + String(i).padStart(30, '0')]);
       }
       // Tempo knows no intrinsic of that name: a parse error, as for any unknown bare word.
       const bare = await search(`{ ${name} = "x" }`);
@@ -190,7 +198,7 @@ describe('names of Object.prototype members in pushed data', () => {
       expect((JSON.parse(bare.text) as { error: string }).error, name).toMatch(new RegExp(`^invalid TraceQL query: parse error at line 1, col 3: syntax error: unexpected ${name}$`));
       const values = await fetch(`${qryn.url}/api/v2/search/tag/${encodeURIComponent(`span.${name}`)}/values`, { headers: { authorization: qryn.basic } });
       expect(values.status, name).toBe(200);
-      expect(((await values.json()) as { tagValues: { value: string }[] }).tagValues.map((v) => v.value), name).toContain(`tag ${name}`);
+      expect(((await values.json()) as { tagValues: { value: string }[] }).tagValues.map((v) => v.value), name).toEqual([`tag ${name}`]);
       expect((await fetch(`${qryn.url}/api/v2/search/tag/${name}/values`, { headers: { authorization: qryn.basic } })).status, name).toBeLessThan(500);
     }
   });

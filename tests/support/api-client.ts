@@ -50,6 +50,8 @@ export interface ApiHarness {
   services: ServiceRegistry;
   /** A token for a seeded user, by email, in personal mode or for an organization. */
   tokenFor(email: string, options?: MintOptions): Promise<string>;
+  /** Every route the API serves, the products' included. */
+  routes(): { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export async function startApi(target: DatabaseTarget, options: StartApiOptions 
     async tokenFor(email, mintOptions) {
       return mint(await user(email), mintOptions);
     },
+    routes: () => handler.routes(),
     async request(method, path, opts = {}) {
       const url = new URL(`/api/${path.replace(/^\//, '')}`, baseUrl);
       for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
