@@ -41,6 +41,8 @@ export function createPromqlPool(settings: PromqlSettings) {
     graceMs: GRACE_MS,
     timedOut: () => ({ status: 503, body: errorBody('timeout', 'query timed out in query execution') }),
     failed: (message) => ({ status: 500, body: errorBody('internal', message) }),
+    // The engine reads the inner job's timeout.
+    retime: (sent, timeoutMs) => ({ ...sent, timeoutMs, job: { ...sent.job, timeoutMs } }),
   });
   return {
     run: (job: PromqlJob, signal?: AbortSignal) => pool.run({ job, settings, timeoutMs: job.timeoutMs }, signal),
