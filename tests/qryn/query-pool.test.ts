@@ -4,9 +4,10 @@ import { createQueryPool } from '../../server/products/qryn/query-pool';
 
 // The query pool shared by PromQL and LogQL: a job is evaluated in a worker thread, and a worker whose evaluation
 // never yields is terminated once the job's timeout and the grace period are past, its job answered as timed out
-// and the other jobs it held sent again to a fresh worker, where they succeed.
+// and the other jobs it held sent again to a fresh worker, where they succeed. Low-priority jobs run in workers of
+// their own whose threads have a lower scheduling priority.
 
-type Job = { kind: 'spin' | 'thread' | 'wait'; timeoutMs: number; waitMs?: number };
+type Job = { kind: 'spin' | 'thread' | 'wait' | 'nice'; timeoutMs: number; waitMs?: number };
 
 const options = {
   entry: new URL('./fixtures/stuck-query-worker.ts', import.meta.url),
@@ -68,4 +69,13 @@ it('sends a job again with what is left of its deadline', async () => {
   } finally {
     await retimed.close();
   }
+});
+
+it('runs low-priority jobs in workers of their own, at a lower scheduling priority', async () => {
+  const low = await pool.run({ kind: 'nice', timeoutMs: 30_000 }, undefined, 'low');
+  const normal = await pool.run({ kind: 'nice', timeoutMs: 30_000 });
+  expect(Number(low.body)).toBe(10);
+  expect(Number(normal.body)).toBe(0);
+  // One worker of each (the pool's `workers` per priority).
+  expect(pool.size()).toBe(2);
 });

@@ -62,6 +62,28 @@ describe('the read scheduler', () => {
     expect(await Promise.all(floodAnswers)).toHaveLength(6);
   });
 
+  it('marks the reads of an instance with more of its own waiting behind them as background', async () => {
+    const scheduler = createReadScheduler({ concurrency: 4, instanceRunning: 1, instanceQueued: 10 });
+    const log: string[] = [];
+    const reads = Array.from({ length: 3 }, (_, i) => gate(log, `a${i}`));
+    const answers = reads.map((r) => scheduler.run('a', 'logql', r.work, { timeoutMs: 60_000 }));
+    const other = gate(log, 'b0');
+    const otherAnswer = scheduler.run('b', 'promql', other.work, { timeoutMs: 60_000 });
+    // The first read started with nothing behind it; so did b's.
+    expect(reads[0].started()!.background).toBe(false);
+    expect(other.started()!.background).toBe(false);
+    reads[0].release();
+    // a1 starts with a2 still waiting; a2 starts last, with nothing behind it.
+    await expect.poll(() => reads[1].started()).toBeDefined();
+    expect(reads[1].started()!.background).toBe(true);
+    reads[1].release();
+    await expect.poll(() => reads[2].started()).toBeDefined();
+    expect(reads[2].started()!.background).toBe(false);
+    reads[2].release();
+    other.release();
+    await Promise.all([...answers, otherAnswer]);
+  });
+
   it("refuses a read past the instance's queue with a Retry-After, and counts it", async () => {
     const scheduler = createReadScheduler({ concurrency: 2, instanceRunning: 1, instanceQueued: 2 });
     const log: string[] = [];

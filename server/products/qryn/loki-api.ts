@@ -78,7 +78,7 @@ async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise
         if (workers === 0) answer = await evaluateLogql(timed, signal, r.storage);
         else {
           pool ??= createLogqlPool(workers);
-          answer = await pool.run(timed, signal);
+          answer = await pool.run(timed, signal, start.background ? 'low' : 'normal');
         }
         // The deadline's abort may reach the engine before its own timer: the answer is the timeout either way.
         return signal.reason instanceof ReadTimedOut ? lokiPlain(504, LOKI_TIMEOUT_MESSAGE) : answer;

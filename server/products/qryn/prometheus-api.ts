@@ -126,7 +126,8 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
       'promql',
       async (signal, start) => {
         // The worker gets what is left of the deadline after the wait for the turn.
-        const answer = await pool.run({ endpoint, database: r.access.instance.database_name, query, timeoutMs: start.remainingMs() }, signal);
+        const job = { endpoint, database: r.access.instance.database_name, query, timeoutMs: start.remainingMs() };
+        const answer = await pool.run(job, signal, start.background ? 'low' : 'normal');
         // The deadline's abort may reach the worker before its own timer: the answer is the timeout either way.
         return signal.reason instanceof ReadTimedOut ? TIMED_OUT : answer;
       },

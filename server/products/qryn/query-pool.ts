@@ -8,6 +8,10 @@ import { Worker } from 'node:worker_threads';
 // and the other queries the worker held are sent again to a fresh worker with what is left of their deadlines, so
 // one query running over never fails another's. A worker that stops on its own (a crash) has its queries sent again
 // once; a query whose second worker stops too answers with the pool's failure answer.
+//
+// Queries of `low` priority (the read scheduler's background reads: an instance's reads while more of its own wait
+// behind them) run in a second set of as many workers whose threads have a lower scheduling priority, so that one
+// instance's flood of expensive evaluations takes CPU from the other instances' reads last.
 
 /** What a worker answers: the HTTP status, the body exactly as the API sends it, and its content type. */
 export interface QueryAnswer {
@@ -41,8 +45,15 @@ export interface QueryPoolOptions<Job, Answer> {
   retime?: (job: Job, timeoutMs: number) => Job;
 }
 
+/** `low`: in the low-priority workers. */
+export type QueryPriority = 'normal' | 'low';
+
+/** The nice value of the low-priority workers' threads (of 19). */
+const LOW_PRIORITY_NICE = 10;
+
 interface Pending<Job, Answer> {
   job: Job;
+  low: boolean;
   /** The job's deadline, ms since the epoch. */
   deadlineMs: number;
   resolve: (answer: Answer) => void;
@@ -55,6 +66,7 @@ interface Pending<Job, Answer> {
 
 interface Slot<Job, Answer> {
   worker: Worker;
+  low: boolean;
   pending: Map<number, Pending<Job, Answer>>;
 }
 
@@ -77,11 +89,12 @@ export function createQueryPool<Job extends { timeoutMs: number }, Answer>(optio
     return all;
   }
 
-  function spawn(): Slot<Job, Answer> {
-    const worker = new Worker(new URL('./query-worker-boot.mjs', import.meta.url), { workerData: { entry: options.entry.href } });
+  function spawn(low: boolean): Slot<Job, Answer> {
+    const workerData = { entry: options.entry.href, nice: low ? LOW_PRIORITY_NICE : 0 };
+    const worker = new Worker(new URL('./query-worker-boot.mjs', import.meta.url), { workerData });
     // Idle workers do not keep the process alive.
     worker.unref();
-    const slot: Slot<Job, Answer> = { worker, pending: new Map() };
+    const slot: Slot<Job, Answer> = { worker, low, pending: new Map() };
     worker.on('message', (reply: QueryWorkerReply<Answer>) => {
       const waiting = slot.pending.get(reply.id);
       if (!waiting) return;
@@ -105,13 +118,14 @@ export function createQueryPool<Job extends { timeoutMs: number }, Answer>(optio
     return slot;
   }
 
-  function pick(): Slot<Job, Answer> {
-    if (slots.length < options.workers) {
-      const slot = spawn();
+  function pick(low: boolean): Slot<Job, Answer> {
+    const lane = slots.filter((slot) => slot.low === low);
+    if (lane.length < options.workers) {
+      const slot = spawn(low);
       slots.push(slot);
       return slot;
     }
-    return slots.reduce((best, slot) => (slot.pending.size < best.pending.size ? slot : best));
+    return lane.reduce((best, slot) => (slot.pending.size < best.pending.size ? slot : best));
   }
 
   /** The worker did not answer the query in time: it is stuck, so it goes, and its other queries go elsewhere. */
@@ -133,7 +147,7 @@ export function createQueryPool<Job extends { timeoutMs: number }, Answer>(optio
       entry.resolve(options.timedOut());
       return;
     }
-    const slot = pick();
+    const slot = pick(entry.low);
     const id = nextId++;
     slot.pending.set(id, entry);
     entry.timer = setTimeout(() => expire(slot, id), remainingMs + options.graceMs);
@@ -145,9 +159,9 @@ export function createQueryPool<Job extends { timeoutMs: number }, Answer>(optio
   }
 
   return {
-    run(job: Job, signal?: AbortSignal): Promise<Answer> {
+    run(job: Job, signal?: AbortSignal, priority: QueryPriority = 'normal'): Promise<Answer> {
       return new Promise<Answer>((resolve) => {
-        const entry: Pending<Job, Answer> = { job, deadlineMs: Date.now() + job.timeoutMs, resolve, resent: 0 };
+        const entry: Pending<Job, Answer> = { job, low: priority === 'low', deadlineMs: Date.now() + job.timeoutMs, resolve, resent: 0 };
         dispatch(entry);
         signal?.addEventListener('abort', () => entry.cancel?.(), { once: true });
       });

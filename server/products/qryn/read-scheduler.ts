@@ -27,6 +27,11 @@ export interface ReadStart {
   deadlineMs: number;
   /** What is left of the deadline now (at least 1 ms, so it can be handed on as a timeout). */
   remainingMs(): number;
+  /**
+   * More of the instance's reads wait behind this one: the instance reads more than its share, so this read is
+   * evaluated at low priority (the query pool's low-priority workers) and takes CPU from other instances' reads last.
+   */
+  background: boolean;
 }
 
 /** A read refused before it ran: the instance already holds its share (answered 429 with Retry-After). */
@@ -149,7 +154,7 @@ export function createReadScheduler(settings: ReadSettings = readSettings()): Re
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new ReadTimedOut()), Math.max(0, deadlineMs - started));
       const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-      const start: ReadStart = { deadlineMs, remainingMs: () => Math.max(1, deadlineMs - Date.now()) };
+      const start: ReadStart = { deadlineMs, remainingMs: () => Math.max(1, deadlineMs - Date.now()), background: s.queue.length > 0 };
       let result: Promise<T>;
       try {
         result = work(signal, start);
