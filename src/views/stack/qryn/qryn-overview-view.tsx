@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef } from '@xstate/react';
 import { css } from 'styled-system/css';
 import { fromPromise } from 'xstate';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE, STATS_UNAVAILABLE_MESSAGE } from '../../../../contract/qryn';
 import { SHELL_EXAMPLES } from '../../../../contract/qryn-examples';
@@ -103,9 +104,10 @@ export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
  * since the platform started what was refused (the instance's queue full), ran past its deadline, and was answered.
  */
 export function ReadStats({ metrics }: { metrics: QrynMetricsData }) {
+  const headingId = useId();
   return (
-    <section aria-labelledby="qryn-read-stats" className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
-      <h3 id="qryn-read-stats" className={css({ textStyle: 'sm', fontWeight: 'semibold' })}>
+    <section aria-labelledby={headingId} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      <h3 id={headingId} className={css({ textStyle: 'sm', fontWeight: 'semibold' })}>
         Queries
       </h3>
       <dl className={css({ display: 'flex', flexWrap: 'wrap', gap: '6' })}>
