@@ -85,6 +85,10 @@ async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise
       },
       { signal: gone.signal, timeoutMs: job.timeoutMs },
     );
+  } catch (error) {
+    // The client went away while the query waited for its turn: Loki's answer to a canceled query, to nobody.
+    if (gone.signal.aborted && error === gone.signal.reason) return lokiPlain(499, 'context canceled');
+    throw error;
   } finally {
     r.res.off('close', onClose);
   }
@@ -177,8 +181,6 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
       send(res, lokiPlain(429, error.message), { 'retry-after': String(error.retryAfterSeconds) });
     } else if (error instanceof ReadTimedOut) {
       send(res, lokiPlain(504, LOKI_TIMEOUT_MESSAGE));
-    } else if (res.destroyed) {
-      // The client went away while the query waited for its turn: nobody to answer.
     } else if (error instanceof ReadError) {
       send(res, lokiPlain(400, error.message));
     } else if (error instanceof LogQLQueryError) {
