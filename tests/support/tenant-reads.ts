@@ -89,13 +89,16 @@ export interface Timed {
   ms: number;
   status: number;
   retryAfter: string | null;
+  /** The body of an answer that is not 200. */
+  error?: string;
 }
 
 export async function timedGet(url: string, authorization: string): Promise<Timed> {
   const started = performance.now();
   const response = await fetch(url, { headers: { authorization } });
-  await response.arrayBuffer();
-  return { ms: performance.now() - started, status: response.status, retryAfter: response.headers.get('retry-after') };
+  const body = await response.text();
+  const timed = { ms: performance.now() - started, status: response.status, retryAfter: response.headers.get('retry-after') };
+  return response.status === 200 ? timed : { ...timed, error: body };
 }
 
 /** `count` of B's small reads one after the other, alternating Loki and Prometheus. */
