@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReadScheduler, ReadRefused, ReadTimedOut, type ReadStart } from '../../server/products/qryn/read-scheduler';
 import { readSettings } from '../../server/products/qryn/read-settings';
+import { checkReadSettings } from '../../server/products/qryn/gateway';
 
 // The read scheduler (server/products/qryn/read-scheduler.ts): reads wait in a queue per instance and are started
 // in turn, within the global and per-instance caps; a full queue is refused; the deadline counts the time queued;
@@ -182,5 +183,10 @@ describe("the read scheduler's settings", () => {
     expect(() => readSettings({ QRYN_READ_CONCURRENCY: '0' })).toThrow(/QRYN_READ_CONCURRENCY/);
     expect(() => readSettings({ QRYN_READ_INSTANCE_QUEUED: '-1' })).toThrow(/QRYN_READ_INSTANCE_QUEUED/);
     expect(() => readSettings({ QRYN_READ_CONCURRENCY: '2', QRYN_READ_INSTANCE_RUNNING: '3' })).toThrow(/QRYN_READ_INSTANCE_RUNNING/);
+  });
+
+  it('are checked with the other read settings when the gateway is made (the platform does not start)', () => {
+    expect(() => checkReadSettings({ QRYN_READ_INSTANCE_QUEUED: 'lots' })).toThrow(/QRYN_READ_INSTANCE_QUEUED/);
+    expect(() => checkReadSettings({})).not.toThrow();
   });
 });
