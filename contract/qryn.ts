@@ -126,6 +126,18 @@ export const QrynMetrics = Schema.Struct({
   /** The limits in force: distinct series per push, samples (lines, metric samples, spans) per second. */
   series_per_push_limit: Schema.Number,
   samples_per_second_limit: Schema.Number,
+  /**
+   * The instance's reads (PromQL, LogQL, TraceQL evaluations; docs/qryn.md, "Reads of many instances"): running and
+   * waiting for their turn now, and since the platform started those refused (429, the instance's queue full), those
+   * past their deadline, and the bytes of the answers sent. With the caps in force per instance.
+   */
+  reads_running: Schema.Number,
+  reads_queued: Schema.Number,
+  reads_refused: Schema.Number,
+  reads_timed_out: Schema.Number,
+  reads_bytes_answered: Schema.Number,
+  reads_running_limit: Schema.Number,
+  reads_queued_limit: Schema.Number,
 });
 export type QrynMetrics = typeof QrynMetrics.Type;
 

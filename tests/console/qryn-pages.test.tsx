@@ -91,6 +91,13 @@ const metrics = (overrides: Partial<QrynMetricsData>): QrynMetricsData => ({
   sizeLimitReached: false,
   seriesPerPushLimit: 10_000,
   samplesPerSecondLimit: 50_000,
+  readsRunning: 0,
+  readsQueued: 0,
+  readsRefused: 0,
+  readsTimedOut: 0,
+  readsBytesAnswered: 0,
+  readsRunningLimit: 2,
+  readsQueuedLimit: 16,
   ...overrides,
 });
 
@@ -147,6 +154,17 @@ describe('Overview stats', () => {
     rerender(<IngestionStats metrics={metrics({ dataBytes: 5000, sizeLimit: null })} />);
     expect(screen.queryByRole('group', { name: 'Stored of quota' })).toBeNull();
     expect(screen.queryByText(/Writes are refused/)).toBeNull();
+  });
+
+  it("the instance's queries: running and waiting of their caps, refused, timed out and the bytes answered", () => {
+    render(<IngestionStats metrics={metrics({ bytesCount: 1000, readsRunning: 1, readsQueued: 3, readsRefused: 4, readsTimedOut: 5, readsBytesAnswered: 1_200_000 })} />);
+    const reads = screen.getByRole('region', { name: 'Queries' });
+    expect(within(reads).getByRole('group', { name: 'Running' }).textContent).toContain('1 of 2');
+    expect(within(reads).getByRole('group', { name: 'Waiting' }).textContent).toContain('3 of 16');
+    expect(within(reads).getByRole('group', { name: 'Refused, too many at once' }).textContent).toContain('4');
+    expect(within(reads).getByRole('group', { name: 'Timed out' }).textContent).toContain('5');
+    expect(within(reads).getByRole('group', { name: 'Answered' }).textContent).toContain('1.2 MB');
+    expect(reads.textContent).toContain('answered 429 with Retry-After');
   });
 
   it('the period is the current month from the first, in seconds', () => {

@@ -19,6 +19,7 @@ import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
 import { promqlSettings } from './promql-settings';
+import { readSettings } from './read-settings';
 import { tempoApi } from './tempo-api';
 
 // The ingestion gateway and read side of every instance, on the platform's origin under GATEWAY_PREFIX:
@@ -58,6 +59,7 @@ const KNOWN_GOOD_MS = 60 * 60_000;
 export function checkReadSettings(env: NodeJS.ProcessEnv): void {
   promqlSettings(env);
   lokiQueryLimits(env);
+  readSettings(env);
 }
 
 export function createGateway(deps: GatewayDeps) {

@@ -4,14 +4,17 @@ import { LogQLQueryError } from '../../../packages/logql/engine/errors';
 import { parseDurationNs } from '../../../packages/logql/syntax/units';
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
-import { createLogqlPool, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
+import { createLogqlPool, LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
+import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 import { ReadError } from './read-error';
 import { StorageError } from './storage-client';
 import { parseTime } from './time-params';
 
 // The Loki query calls of an instance: query (instant) and query_range, evaluated by the LogQL engine
 // (packages/logql) over the instance's ClickHouse database in the LogQL query workers (logql-pool.ts), so that a
-// heavy pipeline never stalls ingestion or the other calls; this thread only reads and checks the parameters.
+// heavy pipeline never stalls ingestion or the other calls; this thread only reads and checks the parameters and
+// hands the evaluation to the read scheduler (read-scheduler.ts), which runs it in the instance's turn or refuses it
+// past the instance's share (429 `too many outstanding requests` with Retry-After, as Loki's query frontend).
 // Errors are answered as Loki answers them: plain text with the status (400 for the client's query, 504 for a
 // timeout). loki-metadata-api.ts has the calls about streams.
 
@@ -54,7 +57,10 @@ export async function closeLogqlWorkers(): Promise<void> {
   await running?.close();
 }
 
-/** Evaluates a query in a worker (or in this thread without workers); the client going away cancels it there. */
+/**
+ * Evaluates a query in a worker (or in this thread without workers) in the instance's turn; the client going away
+ * cancels it there, or while it waits.
+ */
 async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise<LogqlAnswer> {
   const gone = new AbortController();
   const onClose = () => {
@@ -62,15 +68,33 @@ async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise
   };
   r.res.on('close', onClose);
   try {
-    if (workers === 0) return await evaluateLogql(job, gone.signal, r.storage);
-    pool ??= createLogqlPool(workers);
-    return await pool.run(job, gone.signal);
+    return await readScheduler().run(
+      r.access.instance.id,
+      'logql',
+      async (signal, start) => {
+        // The evaluation gets what is left of the deadline after the wait for the turn.
+        const timed = { ...job, timeoutMs: start.remainingMs() };
+        let answer: LogqlAnswer;
+        if (workers === 0) answer = await evaluateLogql(timed, signal, r.storage);
+        else {
+          pool ??= createLogqlPool(workers);
+          answer = await pool.run(timed, signal, start.background ? 'low' : 'normal');
+        }
+        // The deadline's abort may reach the engine before its own timer: the answer is the timeout either way.
+        return signal.reason instanceof ReadTimedOut ? lokiPlain(504, LOKI_TIMEOUT_MESSAGE) : answer;
+      },
+      { signal: gone.signal, timeoutMs: job.timeoutMs },
+    );
+  } catch (error) {
+    // The client went away while the query waited for its turn: Loki's answer to a canceled query, to nobody.
+    if (gone.signal.aborted && error === gone.signal.reason) return lokiPlain(499, 'context canceled');
+    throw error;
   } finally {
     r.res.off('close', onClose);
   }
 }
 
-function send(res: ServerResponse, answer: LogqlAnswer): void {
+function send(res: ServerResponse, answer: LogqlAnswer, headers: Record<string, string> = {}): void {
   if ('error' in answer) {
     // Answered (and logged) by the gateway as every storage or unexpected error of a read call.
     if (answer.error.kind === 'storage') throw new StorageError(answer.error.message, answer.error.status, answer.error.code);
@@ -81,6 +105,7 @@ function send(res: ServerResponse, answer: LogqlAnswer): void {
     'cache-control': 'no-store',
     'content-length': Buffer.byteLength(answer.body),
     ...(answer.contentType.startsWith('text/plain') ? { 'x-content-type-options': 'nosniff' } : {}),
+    ...headers,
   });
   res.end(answer.body);
 }
@@ -148,9 +173,15 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
     const { url: storageUrl, user, password } = r.storage.endpoint;
     const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
-    send(res, await evaluate(r, job, limits.workers));
+    const answer = await evaluate(r, job, limits.workers);
+    send(res, answer);
+    if (!('error' in answer)) readScheduler().answered(r.access.instance.id, Buffer.byteLength(answer.body));
   } catch (error) {
-    if (error instanceof ReadError) {
+    if (error instanceof ReadRefused) {
+      send(res, lokiPlain(429, error.message), { 'retry-after': String(error.retryAfterSeconds) });
+    } else if (error instanceof ReadTimedOut) {
+      send(res, lokiPlain(504, LOKI_TIMEOUT_MESSAGE));
+    } else if (error instanceof ReadError) {
       send(res, lokiPlain(400, error.message));
     } else if (error instanceof LogQLQueryError) {
       send(res, lokiPlain(error.status, error.message));

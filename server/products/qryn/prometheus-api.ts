@@ -8,11 +8,14 @@ import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type P
 import { parseDurationMs, promqlSettings, type PromqlSettings } from './promql-settings';
 import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
+import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
 // shapes it: `{status: 'success', data, warnings?}`, errors `{status: 'error', errorType, error}` with 400 bad_data,
 // 422 execution, 503 timeout. query and query_range are evaluated by the PromQL engine in the query workers
-// (promql-pool.ts); the metadata calls read the label index in this thread (they are single ClickHouse queries).
+// (promql-pool.ts), each when the read scheduler gives the instance its turn (read-scheduler.ts: past the instance's
+// share 429 too_many_requests with Retry-After, as Mimir answers); the metadata calls read the label index in this
+// thread (they are single ClickHouse queries).
 
 const DAY_MS = 86_400_000;
 /** The version whose API and PromQL features are implemented; Grafana picks its query features by it. */
@@ -44,8 +47,8 @@ export async function closePromqlWorkers(): Promise<void> {
   await running?.close();
 }
 
-function send(res: ServerResponse, answer: PromqlAnswer): void {
-  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), 'cache-control': 'no-store' });
+function send(res: ServerResponse, answer: PromqlAnswer, headers: Record<string, string> = {}): void {
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), 'cache-control': 'no-store', ...headers });
   res.end(answer.body);
 }
 
@@ -100,6 +103,8 @@ function rangeParams(params: URLSearchParams, nowMs: number) {
   return { startNs: BigInt(startMs) * 1_000_000n, endNs: BigInt(endMs) * 1_000_000n + 999_999n };
 }
 
+const TIMED_OUT: PromqlAnswer = { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+
 async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchParams): Promise<void> {
   const { pool, settings } = workers();
   const asked = durationParam(params, 'timeout');
@@ -107,14 +112,35 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
   const { url, user, password } = r.storage.endpoint;
   const endpoint = { url, user, password };
-  // The client going away cancels the evaluation in the worker.
+  // The client going away cancels the evaluation in the worker, or the read while it waits for its turn.
   const gone = new AbortController();
   const onClose = () => {
     if (!r.res.writableEnded) gone.abort();
   };
   r.res.on('close', onClose);
+  const instanceId = r.access.instance.id;
+  const scheduler = readScheduler();
   try {
-    send(r.res, await pool.run({ endpoint, database: r.access.instance.database_name, query, timeoutMs }, gone.signal));
+    const answer = await scheduler.run(
+      instanceId,
+      'promql',
+      async (signal, start) => {
+        // The worker gets what is left of the deadline after the wait for the turn.
+        const job = { endpoint, database: r.access.instance.database_name, query, timeoutMs: start.remainingMs() };
+        const answer = await pool.run(job, signal, start.background ? 'low' : 'normal');
+        // The deadline's abort may reach the worker before its own timer: the answer is the timeout either way.
+        return signal.reason instanceof ReadTimedOut ? TIMED_OUT : answer;
+      },
+      { signal: gone.signal, timeoutMs },
+    );
+    send(r.res, answer);
+    scheduler.answered(instanceId, Buffer.byteLength(answer.body));
+  } catch (error) {
+    if (error instanceof ReadRefused) {
+      send(r.res, { status: 429, body: errorBody('too_many_requests', error.message) }, { 'retry-after': String(error.retryAfterSeconds) });
+    } else if (error instanceof ReadTimedOut) send(r.res, TIMED_OUT);
+    else if (gone.signal.aborted) send(r.res, { status: 503, body: errorBody('canceled', 'query was canceled in query execution') });
+    else throw error;
   } finally {
     r.res.off('close', onClose);
   }

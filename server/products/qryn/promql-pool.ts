@@ -1,6 +1,6 @@
 import type { StorageEndpoint } from './storage-server';
 import type { PromqlSettings } from './promql-settings';
-import { createQueryPool } from './query-pool';
+import { createQueryPool, type QueryPriority } from './query-pool';
 
 // PromQL evaluation off the gateway's event loop: the shared query pool (query-pool.ts) with workers that run the
 // engine with the metrics querier against the instance's storage (promql-worker.ts).
@@ -41,9 +41,11 @@ export function createPromqlPool(settings: PromqlSettings) {
     graceMs: GRACE_MS,
     timedOut: () => ({ status: 503, body: errorBody('timeout', 'query timed out in query execution') }),
     failed: (message) => ({ status: 500, body: errorBody('internal', message) }),
+    // The engine reads the inner job's timeout.
+    retime: (sent, timeoutMs) => ({ ...sent, timeoutMs, job: { ...sent.job, timeoutMs } }),
   });
   return {
-    run: (job: PromqlJob, signal?: AbortSignal) => pool.run({ job, settings, timeoutMs: job.timeoutMs }, signal),
+    run: (job: PromqlJob, signal?: AbortSignal, priority?: QueryPriority) => pool.run({ job, settings, timeoutMs: job.timeoutMs }, signal, priority),
     close: pool.close,
     size: pool.size,
   };

@@ -43,6 +43,7 @@ import {
 } from './qryn-repository';
 import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
 import { instanceStats } from './stats';
+import { readScheduler } from './read-scheduler';
 import { monthCosts, storedBytesByType } from './costs';
 import { listInstrumented, setInstrumented } from './instrumentation';
 import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage-resolver';
@@ -50,6 +51,21 @@ import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from '
 // qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
 // reads are open to the project's members, read-only members included (the Overview); changes, keys and tokens
 // need write access to the organization.
+
+/** The read scheduler's counters of an instance and the caps in force, as the metrics call names them. */
+function readCounters(instanceId: string) {
+  const scheduler = readScheduler();
+  const c = scheduler.counters(instanceId);
+  return {
+    reads_running: c.running,
+    reads_queued: c.queued,
+    reads_refused: c.refused,
+    reads_timed_out: c.timedOut,
+    reads_bytes_answered: c.bytesAnswered,
+    reads_running_limit: scheduler.settings.instanceRunning,
+    reads_queued_limit: scheduler.settings.instanceQueued,
+  };
+}
 
 const toToken = (row: QrynTokenRow, token?: string): QrynToken => ({
   id: row.id,
@@ -161,6 +177,7 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
         refused_sign_ins: refused.throttledLogins,
         series_per_push_limit: qryn.gateway.limits.seriesPerPush,
         samples_per_second_limit: qryn.gateway.limits.samplesPerSecond,
+        ...readCounters(instance.id),
       } satisfies QrynMetrics);
     } catch (error) {
       if (error instanceof ApiError) throw error;

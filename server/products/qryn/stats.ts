@@ -24,7 +24,7 @@ export async function instanceStats(
   database: string,
   period: { start: number; end: number },
   settings: { ttlDays: number; fingerprintLimit: number; /** YYYY-MM-DD of the business clock. */ today: string },
-): Promise<Omit<QrynMetrics, 'size_limit_reached' | 'refused_over_quota' | 'refused_busy' | 'refused_over_limit' | 'refused_sign_ins' | 'series_per_push_limit' | 'samples_per_second_limit'>> {
+): Promise<Omit<QrynMetrics, 'size_limit_reached' | 'refused_over_quota' | 'refused_busy' | 'refused_over_limit' | 'refused_sign_ins' | 'series_per_push_limit' | 'samples_per_second_limit' | `reads_${string}`>> {
   const db = identifier(database);
   const from = `toDate('${day(period.start)}')`;
   const to = `toDate('${day(period.end)}')`;

@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef } from '@xstate/react';
 import { css } from 'styled-system/css';
 import { fromPromise } from 'xstate';
+import { useId } from 'react';
 import { Link } from 'react-router';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE, STATS_UNAVAILABLE_MESSAGE } from '../../../../contract/qryn';
 import { SHELL_EXAMPLES } from '../../../../contract/qryn-examples';
@@ -93,7 +94,33 @@ export function IngestionStats({ metrics }: { metrics: QrynMetricsData }) {
       <StorageQuota metrics={metrics} />
       <Refusals metrics={metrics} />
       <IngestionTotals metrics={metrics} />
+      <ReadStats metrics={metrics} />
     </div>
+  );
+}
+
+/**
+ * The instance's reads (docs/qryn.md, "Reads of many instances"): running and waiting for their turn now, then
+ * since the platform started what was refused (the instance's queue full), ran past its deadline, and was answered.
+ */
+export function ReadStats({ metrics }: { metrics: QrynMetricsData }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      <h3 id={headingId} className={css({ textStyle: 'sm', fontWeight: 'semibold' })}>
+        Queries
+      </h3>
+      <dl className={css({ display: 'flex', flexWrap: 'wrap', gap: '6' })}>
+        <Stat label="Running" value={`${formatNumber(metrics.readsRunning)} of ${formatNumber(metrics.readsRunningLimit)}`} />
+        <Stat label="Waiting" value={`${formatNumber(metrics.readsQueued)} of ${formatNumber(metrics.readsQueuedLimit)}`} />
+        <Stat label="Refused, too many at once" value={formatNumber(metrics.readsRefused)} />
+        <Stat label="Timed out" value={formatNumber(metrics.readsTimedOut)} />
+        <Stat label="Answered" value={formatBytes(metrics.readsBytesAnswered)} />
+      </dl>
+      <p className={css({ color: 'fg.muted', textStyle: 'xs' })}>
+        Running and waiting now; the others since the platform started. Past the waiting limit a query is answered 429 with Retry-After.
+      </p>
+    </section>
   );
 }
 
