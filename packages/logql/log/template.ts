@@ -1,5 +1,6 @@
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
-import { parseBytes, parseDurationNs } from '../syntax/units';
+import { parseGoDurationNs } from '../syntax/duration';
+import { parseBytes } from '../syntax/units';
 import { goReplaceAll } from './go-regexp';
 import { ownLabel } from '../../labels/own-label';
 
@@ -609,7 +610,7 @@ const FUNCS: Record<string, Fn> = {
 };
 
 function durationSeconds(s: string): number {
-  const ns = parseDurationNs(s, false);
+  const ns = parseGoDurationNs(s);
   if (Number.isNaN(ns)) throw new TemplateError(`time: invalid duration "${s}"`);
   return ns / 1e9;
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { DEFAULT_LIMITS, type EngineLimits } from '../../../packages/logql/engine/evaluate';
 import { LogQLQueryError } from '../../../packages/logql/engine/errors';
-import { parseDurationNs } from '../../../packages/logql/syntax/units';
+import { parseSecondsOrDurationNs } from '../../../packages/logql/syntax/duration';
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
@@ -96,15 +96,13 @@ function lokiTime(value: string | null, fallback: bigint, name: string): bigint 
   }
 }
 
-/** A step or interval: a duration (`15s`, `1m30s`) or seconds (`15`, `0.5`). */
+/** A step or interval: seconds (`15`, `0.5`) or a duration (`15s`, `1m30s`), as Loki reads them. */
 function lokiDuration(value: string, name: string): bigint {
-  if (/^\d+(\.\d+)?$/.test(value)) {
-    const [whole, frac = ''] = value.split('.');
-    return BigInt(whole) * NS_PER_S + BigInt(frac.padEnd(9, '0').slice(0, 9));
+  try {
+    return BigInt(parseSecondsOrDurationNs(value));
+  } catch (error) {
+    throw new LogQLQueryError(`invalid ${name} parameter: ${(error as Error).message}`);
   }
-  const ns = parseDurationNs(value, true);
-  if (Number.isNaN(ns)) throw new LogQLQueryError(`invalid ${name} parameter: cannot parse "${value.slice(0, 40)}" to a valid duration`);
-  return BigInt(Math.round(ns));
 }
 
 export async function lokiApi(r: ReadRequest): Promise<boolean> {
