@@ -510,7 +510,7 @@ function rangeAggregation(r: Reader, node: SyntaxNode): MetricExpr {
   if (op === 'quantile_over_time' && param === undefined) r.fail(node.from, 'parameter required for operation quantile_over_time');
   if (op !== 'quantile_over_time' && paramNode) throw new LogQLParseError(`parameter ${r.src(paramNode)} not supported for operation ${op}`, 0, 0);
   if (UNWRAPPED_OPS.has(op) && !range.unwrap) r.fail(node.from, `invalid aggregation ${op} without unwrap`);
-  if (!UNWRAPPED_OPS.has(op) && op !== 'rate' && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
+  if (!UNWRAPPED_OPS.has(op) && op !== 'rate' && op !== 'absent_over_time' && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
   const g = grouping(r, kid(node, 'Grouping'));
   if (g && !GROUPED_RANGE_OPS.has(op)) throw new LogQLParseError(`grouping not allowed for ${op} aggregation`, 0, 0);
   return { kind: 'range_agg', op, range, param, grouping: g };
