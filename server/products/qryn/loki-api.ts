@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { DEFAULT_LIMITS, type EngineLimits } from '../../../packages/logql/engine/evaluate';
 import { LogQLQueryError } from '../../../packages/logql/engine/errors';
-import { parseSecondsOrDurationNs } from '../../../packages/logql/syntax/duration';
+import { parseModelDurationNs, parseSecondsOrDurationNs } from '../../../packages/logql/syntax/duration';
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
@@ -105,6 +105,13 @@ function lokiDuration(value: string, name: string): bigint {
   }
 }
 
+/** `since`: a duration only (model.ParseDuration), as Loki's determineBounds. */
+function sinceDuration(value: string): bigint {
+  const ns = parseModelDurationNs(value);
+  if (Number.isNaN(ns)) throw new LogQLQueryError(`invalid since parameter: cannot parse "${value.slice(0, 40)}" to a valid duration`);
+  return BigInt(ns);
+}
+
 export async function lokiApi(r: ReadRequest): Promise<boolean> {
   const { req, res, method, path, url } = r;
   if ((method !== 'GET' && method !== 'POST') || (path !== '/loki/api/v1/query_range' && path !== '/loki/api/v1/query')) return false;
@@ -125,7 +132,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     } else {
       endNs = lokiTime(params.get('end'), now, 'end');
       const since = params.get('since');
-      const defaultStart = since ? endNs - lokiDuration(since, 'since') : endNs - HOUR;
+      const defaultStart = since ? endNs - sinceDuration(since) : endNs - HOUR;
       startNs = lokiTime(params.get('start'), defaultStart, 'start');
       if (endNs < startNs) throw new LogQLQueryError('end timestamp must not be before or equal to start time');
       const step = params.get('step');
