@@ -9,8 +9,10 @@
 //   eval_fail instant at 0 <query>            must fail; an indented `error: text` line checks the message
 //   clear                                     forget the loaded series
 
-import { parseDuration } from '../../packages/promql/parser/lex';
+import { parseDuration } from '../../packages/promql/parser/duration';
+import type { Expr } from '../../packages/promql/parser/ast';
 import { parseExpr } from '../../packages/promql/parser/parse';
+import { formatExpr } from '../../packages/promql/parser/print';
 import type { Labels } from '../../packages/promql/storage/querier';
 import type { MemorySeries } from '../../packages/promql/storage/memory-querier';
 
@@ -128,7 +130,8 @@ function splitLabels(text: string, line: number): { labels: Labels; rest: string
   try {
     const expr = parseExpr(selector);
     if (expr.kind !== 'VectorSelector') throw new Error('not a selector');
-    for (const mt of expr.matchers) labels[mt.name] = mt.value;
+    // As Prometheus' labels: a label with an empty value is no label at all.
+    for (const mt of expr.matchers) if (mt.value !== '') labels[mt.name] = mt.value;
   } catch (error) {
     throw new Error(`line ${line}: bad series "${selector}": ${(error as Error).message}`);
   }
@@ -161,10 +164,62 @@ function expand(token: string): (number | 'gap' | 'stale')[] {
   return [parseValue(token)];
 }
 
-/** Equal as the comparison with Prometheus counts: both NaN, same infinity, or within 1e-9 relative. */
-export function almostEqual(a: number, b: number): boolean {
+/** Equal as the comparison with Prometheus counts: both NaN, same infinity, or within `epsilon` relative. */
+export function almostEqual(a: number, b: number, epsilon = 1e-9): boolean {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
   if (a === b) return true;
   if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) || Math.abs(a - b) < 1e-12;
+  return Math.abs(a - b) <= epsilon * Math.max(Math.abs(a), Math.abs(b)) || Math.abs(a - b) < 1e-12;
+}
+
+// Functions whose answer depends on the evaluation time even when every selector has a fixed `@`: an instant case
+// using them is not re-run with `@` (as Prometheus' test driver).
+const TIME_DEPENDENT = new Set([
+  'days_in_month', 'day_of_month', 'day_of_week', 'day_of_year', 'hour', 'minute', 'month', 'year', 'predict_linear',
+  'time', 'timestamp',
+]);
+
+/**
+ * The `@` re-runs of an instant case: the query with `@ <case time>` on every selector and subquery that has none
+ * (selectors inside a subquery keep theirs: the subquery's `@` already fixes them), evaluated at other times, where
+ * it must answer exactly what the case expects. None when the query uses a time-dependent function or does not parse.
+ */
+export function atVariants(query: string, timeMs: number): { query: string; timeMs: number }[] {
+  let expr: Expr;
+  try {
+    expr = parseExpr(query);
+  } catch {
+    return [];
+  }
+  let timeDependent = false;
+  const visit = (e: Expr, inSubquery: boolean): void => {
+    switch (e.kind) {
+      case 'VectorSelector':
+        if (!inSubquery && !e.at) e.at = { time: timeMs };
+        return;
+      case 'MatrixSelector':
+        return visit(e.selector, inSubquery);
+      case 'SubqueryExpr':
+        if (!inSubquery && !e.at) e.at = { time: timeMs };
+        return visit(e.expr, true);
+      case 'Call':
+        if (TIME_DEPENDENT.has(e.func)) timeDependent = true;
+        return e.args.forEach((a) => visit(a, inSubquery));
+      case 'AggregateExpr':
+        if (e.param) visit(e.param, inSubquery);
+        return visit(e.expr, inSubquery);
+      case 'BinaryExpr':
+        visit(e.lhs, inSubquery);
+        return visit(e.rhs, inSubquery);
+      case 'ParenExpr':
+      case 'UnaryExpr':
+        return visit(e.expr, inSubquery);
+      default:
+    }
+  };
+  visit(expr, false);
+  if (timeDependent) return [];
+  const text = formatExpr(expr);
+  const times = timeMs === 0 ? [-1000, 0, 1000] : [-10 * timeMs, 0, Math.trunc(timeMs / 5), timeMs, 10 * timeMs];
+  return times.map((t) => ({ query: text, timeMs: t }));
 }

@@ -5,7 +5,8 @@ import { planLogSelector } from '../planner/plan';
 import type { LogQuerier, StoredStream } from '../storage/querier';
 import type { BinaryOp, Expr, Grouping, LogSelectorExpr, MetricExpr, RangeOp } from '../syntax/ast';
 import { parseLogQL } from '../syntax/parse';
-import { parseBytes, parseDurationNs } from '../syntax/units';
+import { parseGoDurationNs } from '../syntax/duration';
+import { parseBytes } from '../syntax/units';
 import { LogQLQueryError, pipelineError, seriesLimitError } from './errors';
 import { compareLabels, formatValue, labelsKey, labelsString, sortedLabels, stepSeconds, type Labels } from './labels';
 import { ownLabel } from '../../labels/own-label';
@@ -369,7 +370,7 @@ function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>, injected
       return b === undefined ? { value: 0, error: `strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax` } : { value: b };
     }
     if (conv === 'duration' || conv === 'duration_seconds') {
-      const ns = parseDurationNs(v, false);
+      const ns = parseGoDurationNs(v);
       return Number.isNaN(ns) ? { value: 0, error: `time: invalid duration ${JSON.stringify(v)}` } : { value: ns / 1e9 };
     }
     const n = parseGoFloat(v);

@@ -202,7 +202,10 @@ export function parseJsonPath(path: string): (string | number)[] {
   return out;
 }
 
-/** The raw value at a path, or undefined when absent (throws JsonSyntaxError on malformed JSON on the way). */
+/**
+ * The raw value at a path, or undefined when absent (throws JsonSyntaxError on malformed JSON on the way). As Loki's
+ * jsonparser.Get: the first member of a name wins, and the text after the value found is not read.
+ */
 export function jsonGet(s: string, path: (string | number)[]): { type: JsonType; from: number; to: number } | undefined {
   const sc = new JsonScanner(s);
   for (let depth = 0; depth < path.length; depth++) {
@@ -222,7 +225,10 @@ export function jsonGet(s: string, path: (string | number)[]): { type: JsonType;
         if (s[sc.i] !== ':') sc.fail('expected :');
         sc.i++;
         const v = sc.value();
-        if (key === step) found = v;
+        if (key === step) {
+          found = v;
+          break;
+        }
         sc.ws();
         if (s[sc.i] === ',') {
           sc.i++;
@@ -242,7 +248,10 @@ export function jsonGet(s: string, path: (string | number)[]): { type: JsonType;
       if (s[sc.i] === ']') return undefined;
       for (;;) {
         const v = sc.value();
-        if (n++ === step) found = v;
+        if (n++ === step) {
+          found = v;
+          break;
+        }
         sc.ws();
         if (s[sc.i] === ',') {
           sc.i++;

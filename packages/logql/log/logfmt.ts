@@ -25,6 +25,12 @@ export function scanLogfmt(line: string, strict: boolean, each: (key: string, va
       i = skipPair(line, i);
       continue;
     }
+    // An invalid character in a key (decoded as U+FFFD) makes the pair a syntax error, as Loki's decoder.
+    if (key.includes('\uFFFD')) {
+      if (strict) throw new LogfmtError(`logfmt syntax error at pos ${i + 1} on line 1: invalid key`);
+      i = skipPair(line, i);
+      continue;
+    }
     if (i >= n || line.charCodeAt(i) !== 61) {
       each(key, '');
       continue;
@@ -55,7 +61,11 @@ export function scanLogfmt(line: string, strict: boolean, each: (key: string, va
       let value = raw;
       if (escaped) {
         try {
-          value = JSON.parse(`"${raw.replace(/\\(?!["\\/bfnrtu])/g, '\\\\')}"`) as string;
+          // Control characters (a newline) stand in the quotes as they are; the escapes around them still count.
+          const json = raw
+            .replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt]|[\s\S]?)/g, (m, esc: string) => (esc.length === 1 && !'"\\/bfnrt'.includes(esc)) || esc === '' || esc === 'u' ? `\\${m}` : m)
+            .replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+          value = JSON.parse(`"${json}"`) as string;
         } catch {
           value = raw;
         }

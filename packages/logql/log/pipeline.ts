@@ -1,6 +1,7 @@
 import { compileAnchored, compileRe2, compileUnanchored } from '../../re2-pattern/re2-pattern';
 import type { CompareOp, LabelFilter, LabelMatcher, Stage } from '../syntax/ast';
-import { parseBytes, parseDurationNs } from '../syntax/units';
+import { parseGoDurationNs } from '../syntax/duration';
+import { parseBytes } from '../syntax/units';
 import { compileIpPattern, lineHasIp } from './ip';
 import { JsonScanner, JsonSyntaxError, jsonGet, parseJsonPath, scalarText } from './json';
 import { LogfmtError, scanLogfmt } from './logfmt';
@@ -25,6 +26,11 @@ export interface Entry {
 }
 
 export type StageFn = (e: Entry) => boolean;
+
+/** Loki writes a space for U+FFFD (what an invalid byte decodes to) in parsed values: Prometheus refuses it. */
+function withoutReplacementChars(value: string): string {
+  return value.includes('\uFFFD') ? value.replace(/\uFFFD/g, ' ') : value;
+}
 
 function setError(e: Entry, kind: string, details?: string) {
   e.labels[ERROR_LABEL] = kind;
@@ -113,7 +119,7 @@ export function compileLabelFilter(f: LabelFilter): StageFn {
           ? (v: string) => parseGoFloat(v)
           : f.type === 'duration'
             ? (v: string) => {
-                const ns = parseDurationNs(v, false);
+                const ns = parseGoDurationNs(v);
                 return Number.isNaN(ns) ? undefined : ns;
               }
             : (v: string) => parseBytes(v);
@@ -176,7 +182,7 @@ function jsonAll(e: Entry): boolean {
     }
     if (type === 'string' || type === 'number' || type === 'boolean') {
       if (name === '') return;
-      e.labels[extractedName(e, name)] = scalarText(line, type, from, to);
+      e.labels[extractedName(e, name)] = withoutReplacementChars(scalarText(line, type, from, to));
     }
   };
   try {
@@ -202,7 +208,7 @@ function jsonExpressions(extractions: { label: string; path: string }[]): StageF
       const name = extractedName(e, label);
       try {
         const v = jsonGet(line, path);
-        e.labels[name] = v === undefined ? '' : v.type === 'object' || v.type === 'array' ? line.slice(v.from, v.to) : scalarText(line, v.type, v.from, v.to);
+        e.labels[name] = v === undefined ? '' : v.type === 'object' || v.type === 'array' ? line.slice(v.from, v.to) : withoutReplacementChars(scalarText(line, v.type, v.from, v.to));
       } catch (err) {
         if (!(err instanceof JsonSyntaxError)) throw err;
         setError(e, 'JSONParserErr', err.message);
@@ -216,6 +222,8 @@ function jsonExpressions(extractions: { label: string; path: string }[]): StageF
 function logfmt(strict: boolean, keepEmpty: boolean, extractions: { label: string; path: string }[]): StageFn {
   const wanted = extractions.length > 0 ? new Map(extractions.map((x) => [x.path, x.label])) : undefined;
   return (e) => {
+    // Of keys repeated in a line, Loki keeps the first value.
+    const seen = new Set<string>();
     try {
       scanLogfmt(e.line, strict, (rawKey, value) => {
         let key: string;
@@ -227,9 +235,9 @@ function logfmt(strict: boolean, keepEmpty: boolean, extractions: { label: strin
           key = sanitizeKey(rawKey);
           if (key === '') return;
         }
-        key = extractedName(e, key);
-        if (!keepEmpty && value === '') return;
-        e.labels[key] = value;
+        if (seen.has(key) || (!keepEmpty && value === '')) return;
+        seen.add(key);
+        e.labels[extractedName(e, key)] = withoutReplacementChars(value);
       });
     } catch (err) {
       if (!(err instanceof LogfmtError)) throw err;
@@ -252,6 +260,8 @@ function regexpParser(pattern: string): StageFn {
 
 function unpack(e: Entry): boolean {
   const line = e.line;
+  // As Loki: an empty line has nothing to unpack and is no error.
+  if (line === '') return true;
   const found: [string, string][] = [];
   let packed: string | undefined;
   const sc = new JsonScanner(line);

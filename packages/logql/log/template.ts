@@ -1,6 +1,9 @@
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
-import { parseBytes, parseDurationNs } from '../syntax/units';
+import { parseGoDurationNs } from '../syntax/duration';
+import { parseBytes } from '../syntax/units';
 import { goReplaceAll } from './go-regexp';
+import { decimalFold } from './go-decimal';
+import { formatGoTime, GoTime, parseGoTime } from './go-time';
 import { ownLabel } from '../../labels/own-label';
 
 // The Go text/template subset that Loki's line_format and label_format take: `{{ .label }}`, pipelines with `|`,
@@ -9,14 +12,13 @@ import { ownLabel } from '../../labels/own-label';
 
 export class TemplateError extends Error {}
 
-type Value = string | number | boolean | GoTime | null | undefined | Record<string, unknown> | unknown[];
+type Value = string | number | boolean | GoTime | GoFloat | null | undefined | Record<string, unknown> | unknown[];
 
-class GoTime {
-  constructor(readonly ns: bigint) {}
-  toString() {
-    return formatGoTime(this.ns, '2006-01-02 15:04:05.999999999 -0700 MST');
-  }
+/** A float64 result (sprig's float functions, bytes): printed as Go prints a float64 (`3e+06`, `1e-05`). */
+class GoFloat {
+  constructor(readonly v: number) {}
 }
+const goFloat = (v: number) => new GoFloat(v);
 
 type Node =
   | { t: 'text'; s: string }
@@ -243,6 +245,7 @@ function call(name: string, args: Value[], ctx: TemplateContext): Value {
 }
 
 function truthy(v: Value): boolean {
+  if (v instanceof GoFloat) return v.v !== 0;
   if (v === null || v === undefined || v === false || v === '' || v === 0) return false;
   if (Array.isArray(v)) return v.length > 0;
   return true;
@@ -251,6 +254,7 @@ function truthy(v: Value): boolean {
 function print(v: Value): string {
   if (v === null || v === undefined) return '<no value>';
   if (typeof v === 'number') return formatNumber(v);
+  if (v instanceof GoFloat) return formatGoFloat(v.v);
   if (typeof v === 'object' && !(v instanceof GoTime)) {
     if (Array.isArray(v)) return `[${v.map((x) => print(x as Value)).join(' ')}]`;
     return `map[${Object.keys(v).sort().map((k) => `${k}:${print(v[k] as Value)}`).join(' ')}]`;
@@ -265,8 +269,18 @@ function formatNumber(n: number): string {
   return s.replace(/e\+?(-?)(\d)$/, (_, sign: string, d: string) => `e${sign || '+'}0${d}`).replace(/e\+?(-?)(\d\d+)$/, (_, sign: string, d: string) => `e${sign || '+'}${d}`);
 }
 
+/** strconv.FormatFloat(v, 'g', -1, 64): the shortest digits, in exponent form below 1e-4 and from 1e6. */
+function formatGoFloat(n: number): string {
+  if (!Number.isFinite(n) || n === 0) return formatNumber(n);
+  const [mantissa, e] = n.toExponential().split('e');
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return String(n);
+  return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+}
+
 const str = (v: Value): string => (typeof v === 'string' ? v : print(v));
 function toNum(v: Value): number {
+  if (v instanceof GoFloat) return v.v;
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   const n = Number(str(v).trim());
@@ -281,7 +295,8 @@ const goTrim = (s: string, cutset: string, left: boolean, right: boolean) => {
   return s.slice(a, b);
 };
 function compare(a: Value, b: Value): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const num = (v: Value) => (v instanceof GoFloat ? v.v : v);
+  if (typeof num(a) === 'number' && typeof num(b) === 'number') return (num(a) as number) - (num(b) as number);
   const x = str(a);
   const y = str(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -322,102 +337,11 @@ function printf(format: string, args: Value[]): string {
   });
 }
 
-const GO_LAYOUT: [string, (d: Date, ns: bigint) => string][] = [
-  ['2006', (d) => String(d.getUTCFullYear()).padStart(4, '0')],
-  ['January', (d) => MONTHS[d.getUTCMonth()]],
-  ['Jan', (d) => MONTHS[d.getUTCMonth()].slice(0, 3)],
-  ['Monday', (d) => DAYS[d.getUTCDay()]],
-  ['Mon', (d) => DAYS[d.getUTCDay()].slice(0, 3)],
-  ['MST', () => 'UTC'],
-  ['01', (d) => String(d.getUTCMonth() + 1).padStart(2, '0')],
-  ['02', (d) => String(d.getUTCDate()).padStart(2, '0')],
-  ['15', (d) => String(d.getUTCHours()).padStart(2, '0')],
-  ['03', (d) => String(d.getUTCHours() % 12 || 12).padStart(2, '0')],
-  ['04', (d) => String(d.getUTCMinutes()).padStart(2, '0')],
-  ['05', (d) => String(d.getUTCSeconds()).padStart(2, '0')],
-  ['06', (d) => String(d.getUTCFullYear() % 100).padStart(2, '0')],
-  ['-0700', () => '+0000'],
-  ['-07:00', () => '+00:00'],
-  ['Z07:00', () => 'Z'],
-  ['PM', (d) => (d.getUTCHours() >= 12 ? 'PM' : 'AM')],
-  ['.000000000', (_, ns) => `.${String(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n).padStart(9, '0')}`],
-  ['.999999999', (_, ns) => {
-    const frac = String(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n).padStart(9, '0').replace(/0+$/, '');
-    return frac ? `.${frac}` : '';
-  }],
-  ['.000000', (_, ns) => `.${String(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n).padStart(9, '0').slice(0, 6)}`],
-  ['.000', (_, ns) => `.${String(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n).padStart(9, '0').slice(0, 3)}`],
-  ['1', (d) => String(d.getUTCMonth() + 1)],
-  ['2', (d) => String(d.getUTCDate())],
-  ['3', (d) => String(d.getUTCHours() % 12 || 12)],
-  ['4', (d) => String(d.getUTCMinutes())],
-  ['5', (d) => String(d.getUTCSeconds())],
-];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** Formats a time (ns since the epoch, UTC) with a Go layout such as `2006-01-02T15:04:05Z07:00`. */
-export function formatGoTime(ns: bigint, layout: string): string {
-  const d = new Date(Number(ns / 1_000_000n));
-  let out = '';
-  let i = 0;
-  outer: while (i < layout.length) {
-    for (const [token, f] of GO_LAYOUT) {
-      if (layout.startsWith(token, i)) {
-        out += f(d, ns);
-        i += token.length;
-        continue outer;
-      }
-    }
-    out += layout[i++];
-  }
-  return out;
-}
-
 function toTime(v: Value): GoTime {
   if (v instanceof GoTime) return v;
   if (typeof v === 'number') return new GoTime(BigInt(Math.trunc(v)) * 1_000_000_000n);
   const ms = Date.parse(str(v));
   return new GoTime(Number.isNaN(ms) ? 0n : BigInt(ms) * 1_000_000n);
-}
-
-function parseWithLayout(layout: string, value: string): GoTime {
-  // The common layouts: translate the Go layout into a regular expression of its fields.
-  const fields: string[] = [];
-  let re = '';
-  let i = 0;
-  const parts: [string, string, string][] = [
-    ['2006', '(\\d{4})', 'Y'], ['01', '(\\d{2})', 'M'], ['02', '(\\d{2})', 'D'], ['15', '(\\d{2})', 'h'], ['04', '(\\d{2})', 'm'],
-    ['05', '(\\d{2})', 's'], ['.000000000', '\\.(\\d{9})', 'f'], ['.000', '\\.(\\d{3})', 'f'], ['Z07:00', '(Z|[+-]\\d{2}:\\d{2})', 'z'],
-    ['-0700', '([+-]\\d{4})', 'z'], ['MST', '([A-Z]{3})', 'Z'],
-  ];
-  outer: while (i < layout.length) {
-    for (const [token, pattern, name] of parts) {
-      if (layout.startsWith(token, i)) {
-        re += pattern;
-        fields.push(name);
-        i += token.length;
-        continue outer;
-      }
-    }
-    re += layout[i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    i++;
-  }
-  const m = new RegExp(`^${re}$`).exec(value);
-  if (!m) throw new TemplateError(`parsing time "${value}" as "${layout}": cannot parse`);
-  const get = (n: string) => {
-    const at = fields.indexOf(n);
-    return at < 0 ? undefined : m[at + 1];
-  };
-  let ms = Date.UTC(Number(get('Y') ?? 0), Number(get('M') ?? 1) - 1, Number(get('D') ?? 1), Number(get('h') ?? 0), Number(get('m') ?? 0), Number(get('s') ?? 0));
-  const z = get('z');
-  if (z && z !== 'Z') {
-    const sign = z[0] === '-' ? -1 : 1;
-    const digits = z.slice(1).replace(':', '');
-    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
-  }
-  const frac = get('f');
-  return new GoTime(BigInt(ms) * 1_000_000n + (frac ? BigInt(frac.padEnd(9, '0')) : 0n));
 }
 
 function goDurationString(seconds: number): string {
@@ -443,7 +367,7 @@ const f1 = (fn: (a: string) => Value): Fn => ({ arity: 1, fn: ([a]) => fn(str(a)
 const f2 = (fn: (a: Value, b: Value) => Value): Fn => ({ arity: 2, fn: ([a, b]) => fn(a, b) });
 const f3 = (fn: (a: Value, b: Value, c: Value) => Value): Fn => ({ arity: 3, fn: ([a, b, c]) => fn(a, b, c) });
 const int2 = (fn: (a: number, b: number) => number): Fn => f2((a, b) => Math.trunc(fn(toInt(a), toInt(b))));
-const variadic = (fn: (args: number[]) => number, ints: boolean): Fn => ({
+const variadic = (fn: (args: number[]) => Value, ints: boolean): Fn => ({
   fn: (args) => {
     const ns = args.map(ints ? toInt : toNum);
     return fn(ns);
@@ -496,13 +420,14 @@ const FUNCS: Record<string, Fn> = {
   bytes: f1((s) => {
     const b = parseBytes(s);
     if (b === undefined) throw new TemplateError(`invalid bytes "${s}"`);
-    return b;
+    return goFloat(b);
   }),
-  duration: f1((s) => durationSeconds(s)),
-  duration_seconds: f1((s) => durationSeconds(s)),
-  unixEpochMillis: f1((s) => Number(toTime(s).ns / 1_000_000n)),
-  unixEpochNanos: f1((s) => Number(toTime(s).ns)),
-  toDateInZone: f3((layout, _zone, value) => parseWithLayout(str(layout), str(value))),
+  duration: f1((s) => goFloat(durationSeconds(s))),
+  duration_seconds: f1((s) => goFloat(durationSeconds(s))),
+  // Loki prints these with strconv.FormatInt: nanoseconds exceed a float's integers.
+  unixEpochMillis: { arity: 1, fn: ([t]) => String(toTime(t).ns / 1_000_000n) },
+  unixEpochNanos: { arity: 1, fn: ([t]) => String(toTime(t).ns) },
+  toDateInZone: f3((layout, zone, value) => parseGoTime(str(layout), str(value), str(zone))),
   unixToTime: f1((s) => {
     if (!/^\d+$/.test(s)) throw new TemplateError(`unable to parse time '${s}'`);
     const n = BigInt(s);
@@ -553,7 +478,7 @@ const FUNCS: Record<string, Fn> = {
   trimSuffix: f2((p, s) => (str(p) !== '' && str(s).endsWith(str(p)) ? str(s).slice(0, -str(p).length) : str(s))),
   trimPrefix: f2((p, s) => (str(s).startsWith(str(p)) ? str(s).slice(str(p).length) : str(s))),
   int: { arity: 1, fn: ([v]) => toInt(v) },
-  float64: { arity: 1, fn: ([v]) => toNum(v) },
+  float64: { arity: 1, fn: ([v]) => goFloat(toNum(v)) },
   add: variadic((ns) => ns.reduce((a, b) => a + b, 0), true),
   sub: int2((a, b) => a - b),
   mul: variadic((ns) => ns.reduce((a, b) => a * b, 1), true),
@@ -565,20 +490,22 @@ const FUNCS: Record<string, Fn> = {
     if (b === 0) throw new TemplateError('runtime error: integer divide by zero');
     return a % b;
   }),
-  addf: variadic((ns) => ns.reduce((a, b) => a + b, 0), false),
-  subf: { fn: (args) => args.map(toNum).reduce((a, b) => a - b) },
-  mulf: variadic((ns) => ns.reduce((a, b) => a * b, 1), false),
-  divf: { fn: (args) => args.map(toNum).reduce((a, b) => a / b) },
+  addf: { fn: (args) => goFloat(decimalFold('add', [0, ...args.map(toNum)])) },
+  subf: { fn: (args) => goFloat(decimalFold('sub', args.map(toNum))) },
+  mulf: { fn: (args) => goFloat(decimalFold('mul', [1, ...args.map(toNum)])) },
+  divf: { fn: (args) => goFloat(decimalFold('div', args.map(toNum))) },
   max: variadic((ns) => Math.max(...ns), true),
   min: variadic((ns) => Math.min(...ns), true),
-  maxf: variadic((ns) => Math.max(...ns), false),
-  minf: variadic((ns) => Math.min(...ns), false),
-  ceil: { arity: 1, fn: ([v]) => Math.ceil(toNum(v)) },
-  floor: { arity: 1, fn: ([v]) => Math.floor(toNum(v)) },
-  round: { fn: ([v, p]) => {
-    const places = p === undefined ? 0 : toInt(p);
-    const f = 10 ** places;
-    return Math.round(toNum(v) * f) / f;
+  maxf: variadic((ns) => goFloat(Math.max(...ns)), false),
+  minf: variadic((ns) => goFloat(Math.min(...ns)), false),
+  ceil: { arity: 1, fn: ([v]) => goFloat(Math.ceil(toNum(v))) },
+  floor: { arity: 1, fn: ([v]) => goFloat(Math.floor(toNum(v))) },
+  // sprig's round: up from `roundOn` (default .5) of the last place, else down.
+  round: { fn: ([v, p, roundOn]) => {
+    const pow = 10 ** (p === undefined ? 0 : toNum(p));
+    const digit = pow * toNum(v);
+    const frac = digit - Math.trunc(digit);
+    return goFloat((frac >= (roundOn === undefined ? 0.5 : toNum(roundOn)) ? Math.ceil(digit) : Math.floor(digit)) / pow);
   } },
   fromJson: f1((s) => {
     try {
@@ -588,7 +515,7 @@ const FUNCS: Record<string, Fn> = {
     }
   }),
   date: f2((layout, t) => formatGoTime(toTime(t).ns, str(layout))),
-  toDate: f2((layout, s) => parseWithLayout(str(layout), str(s))),
+  toDate: f2((layout, s) => parseGoTime(str(layout), str(s))),
   now: { arity: 0, fn: () => new GoTime(BigInt(Date.now()) * 1_000_000n) },
   unixEpoch: { arity: 1, fn: ([t]) => Number(toTime(t).ns / 1_000_000_000n) },
   default: f2((d, v) => (truthy(v) ? v : d)),
@@ -609,7 +536,7 @@ const FUNCS: Record<string, Fn> = {
 };
 
 function durationSeconds(s: string): number {
-  const ns = parseDurationNs(s, false);
+  const ns = parseGoDurationNs(s);
   if (Number.isNaN(ns)) throw new TemplateError(`time: invalid duration "${s}"`);
   return ns / 1e9;
 }

@@ -5,7 +5,9 @@ import type {
   BinaryOp, CompareOp, Expr, Grouping, LabelExtraction, LabelFilter, LabelMatcher, LineFilterOp, LineFilterStage, LogRangeExpr,
   LogSelectorExpr, MatchOp, MetricExpr, RangeOp, Stage, UnwrapConv, VectorOp,
 } from './ast';
-import { parseBytes, parseDurationNs } from './units';
+import { parseDurationLiteralNs, parseModelDurationNs } from './duration';
+import { grammarText, type GrammarText } from './grammar-text';
+import { parseBytes } from './units';
 import { withOwnKeywordsOnly } from '../../lezer-keywords/own-keywords';
 import { compileTemplate, TemplateError } from '../log/template';
 
@@ -35,6 +37,11 @@ const UNWRAPPED_OPS = new Set<RangeOp>([
   'sum_over_time', 'avg_over_time', 'min_over_time', 'max_over_time', 'stddev_over_time', 'stdvar_over_time',
   'quantile_over_time', 'first_over_time', 'last_over_time', 'rate_counter',
 ]);
+// The range aggregations Loki lets group their series (`max_over_time(…) by (x)`).
+const GROUPED_RANGE_OPS = new Set<RangeOp>([
+  'avg_over_time', 'stddev_over_time', 'stdvar_over_time', 'quantile_over_time', 'max_over_time', 'min_over_time',
+  'first_over_time', 'last_over_time',
+]);
 const VECTOR_OPS = new Set<VectorOp>(['sum', 'avg', 'min', 'max', 'count', 'stddev', 'stdvar', 'topk', 'bottomk', 'sort', 'sort_desc']);
 const BINARY_TOKENS: Record<string, BinaryOp> = {
   Add: '+', Sub: '-', Mul: '*', Div: '/', Mod: '%', Pow: '^', Eql: '==', Neq: '!=', Gtr: '>', Gte: '>=', Lss: '<', Lte: '<=',
@@ -45,7 +52,10 @@ const COMPARE_TOKENS: Record<string, CompareOp> = { Eq: '==', Eql: '==', Neq: '!
 const LINE_FILTER_TOKENS: Record<string, LineFilterOp> = { PipeExact: '|=', Neq: '!=', PipeMatch: '|~', Nre: '!~', PipePattern: '|>', Npa: '!>' };
 
 class Reader {
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    readonly rewritten: GrammarText = { text, offsets: new Map(), orJoins: new Set() },
+  ) {}
 
   src(node: SyntaxNode): string {
     return this.text.slice(node.from, node.to);
@@ -101,8 +111,9 @@ function template(r: Reader, node: SyntaxNode): string {
 
 /** Parses a LogQL query (log or metric) into its syntax tree, or throws LogQLParseError. */
 export function parseLogQL(query: string): Expr {
-  const tree = parser.parse(query);
-  const r = new Reader(query);
+  const rewritten = grammarText(query);
+  const tree = parser.parse(rewritten.text);
+  const r = new Reader(query, rewritten);
   let error: SyntaxNode | undefined;
   tree.iterate({
     enter(n) {
@@ -199,8 +210,11 @@ function lineFilters(r: Reader, node: SyntaxNode, out: Stage[]) {
     for (const c of kids(n)) {
       if (c.name === 'LineFilters') walk(c);
       else if (c.name === 'LineFilter') {
-        last = { op: LINE_FILTER_TOKENS[kid(c, 'Filter')!.firstChild!.name], values: [] };
-        done.push(last);
+        const filter = kid(c, 'Filter')!;
+        if (!last || !r.rewritten.orJoins.has(filter.from)) {
+          last = { op: LINE_FILTER_TOKENS[filter.firstChild!.name], values: [] };
+          done.push(last);
+        }
         orValues(r, c, last.op, last.values);
       } else if (c.name === 'OrFilter' && last) orValues(r, c, last.op, last.values);
     }
@@ -236,8 +250,9 @@ function orValues(r: Reader, node: SyntaxNode, op: LineFilterOp, into: OrValue[]
   }
 }
 
+/** A pattern line filter: Loki takes any pattern here, the empty one too (it keeps every line). */
 function validatePattern(r: Reader, node: SyntaxNode, pattern: string) {
-  if (!/<[A-Za-z_][A-Za-z0-9_]*>/.test(pattern) && !pattern.includes('<_>') && pattern.trim() === '') r.fail(node.from, 'invalid pattern');
+  if (pattern !== '' && !/<[A-Za-z_][A-Za-z0-9_]*>/.test(pattern) && !pattern.includes('<_>') && pattern.trim() === '') r.fail(node.from, 'invalid pattern');
 }
 
 function extractions(r: Reader, node: SyntaxNode | undefined): LabelExtraction[] {
@@ -323,13 +338,22 @@ function labelFilter(r: Reader, node: SyntaxNode): LabelFilter {
       return { type: 'string', matcher: matcher(r, c) };
     case 'NumberFilter': {
       const [name, op, lit] = kids(c);
-      return { type: 'number', name: r.src(name), op: COMPARE_TOKENS[op.name], value: Number(r.src(lit).replace(/\s+/g, '')) };
+      const text = r.src(lit).replace(/\s+/g, '');
+      // strconv.ParseFloat: no hexadecimal integers (`0x10`) here.
+      if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) {
+        throw new LogQLParseError(`unable to parse literal as a float: strconv.ParseFloat: parsing "${text}": invalid syntax`, 0, 0);
+      }
+      return { type: 'number', name: r.src(name), op: COMPARE_TOKENS[op.name], value: Number(text) };
     }
     case 'UnitFilter': {
       const f = c.firstChild!;
       const [name, op, value] = kids(f);
       const text = r.src(value);
-      if (f.name === 'DurationFilter') return { type: 'duration', name: r.src(name), op: COMPARE_TOKENS[op.name], value: parseDurationNs(text, false) };
+      if (f.name === 'DurationFilter') {
+        const ns = parseDurationLiteralNs(text);
+        if (Number.isNaN(ns)) r.fail(value.from, `invalid duration ${text}`);
+        return { type: 'duration', name: r.src(name), op: COMPARE_TOKENS[op.name], value: ns };
+      }
       const bytes = parseBytes(text);
       if (bytes === undefined) r.fail(value.from, `invalid bytes ${text}`);
       return { type: 'bytes', name: r.src(name), op: COMPARE_TOKENS[op.name], value: bytes };
@@ -376,8 +400,12 @@ function metric(r: Reader, node: SyntaxNode): MetricExpr {
       if (!VECTOR_OPS.has(op)) r.fail(c.from, `unsupported vector aggregation ${op}`);
       const param = kid(c, 'Number');
       if ((op === 'topk' || op === 'bottomk') && !param) r.fail(c.from, `parameter required for operation ${op}`);
+      if (op !== 'topk' && op !== 'bottomk' && param) throw new LogQLParseError(`unsupported parameter for operation ${op}(${r.src(param)},`, 0, 0);
+      if ((op === 'sort' || op === 'sort_desc') && kid(c, 'Grouping')) throw new LogQLParseError("sort and sort_desc doesn't allow grouping by ", 0, 0);
       const k = param ? number(r, param) : undefined;
-      if (k !== undefined && (!Number.isInteger(k) || k <= 0)) r.fail(param!.from, `invalid parameter (must be greater than 0) ${op}(${r.src(param!)}`);
+      // As Loki: strconv.Atoi, then a positive count; both errors without a position.
+      if (k !== undefined && !/^[+-]?\d+$/.test(r.src(param!).trim())) throw new LogQLParseError(`invalid parameter ${op}(${r.src(param!)},`, 0, 0);
+      if (k !== undefined && k <= 0) throw new LogQLParseError(`invalid parameter (must be greater than 0) ${op}(${r.src(param!)}`, 0, 0);
       const inner = metric(r, kid(c, 'MetricExpr')!);
       return { kind: 'vector_agg', op, expr: inner, param: k, grouping: grouping(r, kid(c, 'Grouping')) };
     }
@@ -480,10 +508,11 @@ function rangeAggregation(r: Reader, node: SyntaxNode): MetricExpr {
   const paramNode = kid(node, 'Number');
   const param = paramNode ? number(r, paramNode) : undefined;
   if (op === 'quantile_over_time' && param === undefined) r.fail(node.from, 'parameter required for operation quantile_over_time');
+  if (op !== 'quantile_over_time' && paramNode) throw new LogQLParseError(`parameter ${r.src(paramNode)} not supported for operation ${op}`, 0, 0);
   if (UNWRAPPED_OPS.has(op) && !range.unwrap) r.fail(node.from, `invalid aggregation ${op} without unwrap`);
-  if (!UNWRAPPED_OPS.has(op) && op !== 'rate' && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
+  if (!UNWRAPPED_OPS.has(op) && op !== 'rate' && op !== 'absent_over_time' && range.unwrap) r.fail(node.from, `invalid aggregation ${op} with unwrap`);
   const g = grouping(r, kid(node, 'Grouping'));
-  if (g && !range.unwrap) r.fail(node.from, `grouping not allowed for ${op} aggregation`);
+  if (g && !GROUPED_RANGE_OPS.has(op)) throw new LogQLParseError(`grouping not allowed for ${op} aggregation`, 0, 0);
   return { kind: 'range_agg', op, range, param, grouping: g };
 }
 
@@ -493,9 +522,15 @@ function logRange(r: Reader, node: SyntaxNode): LogRangeExpr {
   const selector = logNode ? logExpr(r, logNode) : { kind: 'log' as const, matchers: matchers(r, kid(node, 'Selector')!), stages: [] as Stage[] };
   for (const p of kids(node).filter((c) => c.name === 'PipelineExpr')) selector.stages.push(...stages(r, p));
   const rangeNode = kid(node, 'Range')!;
-  const rangeNs = BigInt(parseDurationNs(r.src(kid(rangeNode, 'Duration')!), true));
+  const rangeNs = duration(r, kid(rangeNode, 'Duration')!, parseModelDurationNs);
   const offsetNode = kid(node, 'OffsetExpr');
-  const offsetNs = offsetNode ? BigInt(parseDurationNs(r.src(kid(offsetNode, 'Duration')!), true)) : 0n;
+  const moved = [...r.rewritten.offsets].find(([at]) => at >= rangeNode.from && at < rangeNode.to)?.[1];
+  let offsetNs = offsetNode ? duration(r, kid(offsetNode, 'Duration')!, parseDurationLiteralNs) : 0n;
+  if (moved) {
+    const ns = parseDurationLiteralNs(moved.text);
+    if (Number.isNaN(ns)) r.fail(moved.at, `not a valid duration string: "${moved.text}"`);
+    offsetNs = BigInt(ns);
+  }
   const unwrapNode = kid(node, 'UnwrapExpr');
   let unwrap: LogRangeExpr['unwrap'];
   if (unwrapNode) {
@@ -509,4 +544,11 @@ function logRange(r: Reader, node: SyntaxNode): LogRangeExpr {
     unwrap = { label: r.src(kid(u, 'Identifier')!), conv: conv ? (r.src(conv) as UnwrapConv) : undefined, filters };
   }
   return { selector, rangeNs, offsetNs, unwrap };
+}
+
+function duration(r: Reader, node: SyntaxNode, read: (text: string) => number): bigint {
+  const text = r.src(node);
+  const ns = read(text);
+  if (Number.isNaN(ns)) r.fail(node.from, `not a valid duration string: "${text}"`);
+  return BigInt(ns);
 }

@@ -1,32 +1,4 @@
-// Durations and byte sizes as LogQL reads them: ranges take Prometheus' units (ms … y, combined as `1h30m`), label
-// filters Go's time.ParseDuration (fractions, ns/us/µs/ms/s/m/h); byte sizes as go-humanize (1KB = 1000, 1KiB = 1024).
-
-const UNIT_NS: Record<string, number> = {
-  ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9, d: 86400e9, w: 7 * 86400e9, y: 365 * 86400e9,
-};
-
-/** Nanoseconds of a duration, or NaN when it is not one. `extended` allows d, w and y (query ranges). */
-export function parseDurationNs(text: string, extended: boolean): number {
-  let s = text.trim();
-  let sign = 1;
-  if (s.startsWith('-') || s.startsWith('+')) {
-    if (s[0] === '-') sign = -1;
-    s = s.slice(1);
-  }
-  if (s === '0') return 0;
-  if (s === '') return NaN;
-  let total = 0;
-  const re = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h|d|w|y)/;
-  while (s.length > 0) {
-    const m = re.exec(s);
-    if (!m) return NaN;
-    if (!extended && (m[2] === 'd' || m[2] === 'w' || m[2] === 'y')) return NaN;
-    // Whole nanoseconds, as Go's durations are.
-    total += Math.round(Number(m[1]) * UNIT_NS[m[2]]);
-    s = s.slice(m[0].length);
-  }
-  return sign * total;
-}
+// Byte sizes as LogQL reads them, as go-humanize (1KB = 1000, 1KiB = 1024); durations are duration.ts.
 
 const BYTE_UNITS: Record<string, number> = {
   '': 1, b: 1,

@@ -413,7 +413,8 @@ export class Evaluator {
     const n = steps.length;
     const q = this.scalar(e.args[0], steps).vals;
     const v = this.vector(e.args[1], steps);
-    // Buckets grouped by their labels without `le` and the name; series without a readable `le` are ignored.
+    // Buckets grouped by their labels without `le` (the name included, as 2.42: two histograms differing only by
+    // name are two results that then collide); series without a readable `le` are ignored.
     const groups = new Map<string, { labels: Labels; members: { s: StepSeries; le: number }[] }>();
     for (const s of v.series) {
       const leText = s.labels.le;
@@ -422,7 +423,7 @@ export class Evaluator {
       if (le === undefined) continue;
       const clean: Labels = {};
       for (const k in s.labels) if (k !== 'le' && k !== '__name__') clean[k] = s.labels[k];
-      const key = labelsKey(clean);
+      const key = `${s.labels.__name__ ?? ''}\xff${labelsKey(clean)}`;
       let g = groups.get(key);
       if (!g) {
         g = { labels: clean, members: [] };
@@ -446,6 +447,7 @@ export class Evaluator {
       }
       if (any) out.push({ labels: g.labels, vals, has });
     }
+    checkDistinctPerStep(out, n);
     return { kind: 'vector', series: out };
   }
 
@@ -491,7 +493,8 @@ export class Evaluator {
         while (hi < len && t[hi] <= end) hi++;
         if (hi <= lo) continue;
         if (hi - lo > windowPoints) windowPoints = hi - lo;
-        env.ts = src.at !== undefined ? steps[0] : steps[i];
+        // With `@` the window stays put but the evaluation time moves: predict_linear predicts from each step's time.
+        env.ts = steps[i];
         env.rangeStart = start;
         env.rangeEnd = end;
         for (let p = 0; p < params.length; p++) env.params[p] = params[p][i];

@@ -124,6 +124,12 @@ export type Expr =
   | BinaryExpr | UnaryExpr | ParenExpr;
 
 export const COMPARISON_OPS = new Set<BinaryOp>(['==', '!=', '>', '<', '>=', '<=']);
+
+/** Prometheus' operator precedence, loosest first; `^` alone associates to the right. */
+export const BINARY_PRECEDENCE: Record<BinaryOp, number> = {
+  or: 1, and: 2, unless: 2, '==': 3, '!=': 3, '>': 3, '<': 3, '>=': 3, '<=': 3, '+': 4, '-': 4, '*': 5, '/': 5, '%': 5,
+  atan2: 5, '^': 6,
+};
 export const SET_OPS = new Set<BinaryOp>(['and', 'or', 'unless']);
 
 /** The type an expression evaluates to (Prometheus' Expr.Type()). */

@@ -1,5 +1,5 @@
 // Literal forms of PromQL as Prometheus 2.42 reads them: numbers (Go's ParseInt with base prefix, then ParseFloat),
-// durations (Prometheus' model.ParseDuration), strings (Go's quoting rules) and label names.
+// strings (Go's quoting rules) and label names; durations are duration.ts.
 
 /** A number literal's value: `0x1F` and octal `010` as integers (strconv.ParseInt base 0), else a float. */
 export function parseNumber(text: string): number | undefined {
@@ -12,35 +12,6 @@ export function parseNumber(text: string): number | undefined {
   if (lower === 'nan') return NaN;
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
   return Number(t);
-}
-
-const DURATION_RE = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;
-const UNIT_MS = [365 * 86400000, 7 * 86400000, 86400000, 3600000, 60000, 1000, 1];
-
-/** A duration in ms (`1h30m`, `5m`, `500ms`), or undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
-  if (text === '0') return 0;
-  const m = DURATION_RE.exec(text);
-  if (!m || text === '') return undefined;
-  let ms = 0;
-  for (let i = 0; i < UNIT_MS.length; i++) if (m[i + 1] !== undefined) ms += Number(m[i + 1]) * UNIT_MS[i];
-  return ms;
-}
-
-/** A duration as Prometheus prints it (model.Duration.String): `1h30m`, `1w`, `0s`. */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const units: [string, number][] = [['y', UNIT_MS[0]], ['w', UNIT_MS[1]], ['d', UNIT_MS[2]], ['h', UNIT_MS[3]], ['m', UNIT_MS[4]], ['s', UNIT_MS[5]], ['ms', 1]];
-  let out = '';
-  let rest = ms;
-  for (const [unit, size] of units) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      out += `${n}${unit}`;
-      rest -= n * size;
-    }
-  }
-  return out;
 }
 
 /** The value of a string literal (`"…"` and `'…'` with Go's escapes, `` `…` `` raw); throws a message on bad input. */

@@ -5,16 +5,18 @@
 
 import { parser as grammar } from '@prometheus-io/lezer-promql';
 import type { SyntaxNode } from '@lezer/common';
-import { PromQLError } from '../engine/errors';
 import type { LabelMatcher, MatchOp } from '../storage/querier';
 import { compileAnchored, matcherAcceptsEmpty, RegexError } from '../../re2-pattern/re2-pattern';
 import { withOwnKeywordsOnly } from '../../lezer-keywords/own-keywords';
 import {
-  COMPARISON_OPS, FUNCTIONS, SET_OPS, typeName, typeOf,
-  type AggregateOp, type AtModifier, type BinaryOp, type Expr, type PosRange, type ValueType, type VectorMatching,
+  BINARY_PRECEDENCE, COMPARISON_OPS, FUNCTIONS, SET_OPS, typeName, typeOf,
+  type AggregateOp, type AtModifier, type BinaryExpr, type BinaryOp, type Expr, type PosRange, type ValueType, type VectorMatching,
   type VectorSelector,
 } from './ast';
-import { LABEL_NAME_RE, parseDuration, parseNumber, unquoteString } from './lex';
+import { parseDuration } from './duration';
+import { DES, grammarText, HOLT, HOLT_SHIFT } from './grammar-text';
+import { describeToken, nextTokenEnd, parseError } from './parse-error';
+import { LABEL_NAME_RE, parseNumber, unquoteString } from './lex';
 
 // `constructor` and `__proto__` are names like any other (packages/lezer-keywords).
 const parser = withOwnKeywordsOnly(grammar);
@@ -23,20 +25,6 @@ const parser = withOwnKeywordsOnly(grammar);
 export function parseExpr(query: string): Expr {
   const p = new Converter(query);
   return p.run();
-}
-
-/** A parse error at a character range, worded as Prometheus' ParseErr (`line:col: parse error: …`). */
-export function parseError(query: string, pos: PosRange, message: string): PromQLError {
-  let line = 1;
-  let lastBreak = -1;
-  const at = Math.max(0, Math.min(pos.start, query.length));
-  for (let i = 0; i < at; i++) {
-    if (query[i] === '\n') {
-      line++;
-      lastBreak = i;
-    }
-  }
-  return new PromQLError('bad_data', `${line}:${at - lastBreak}: parse error: ${message}`, { start: pos.start, end: pos.end });
 }
 
 const AGGREGATE_OPS: Record<string, AggregateOp> = {
@@ -58,34 +46,23 @@ const EXPR_NODES = new Set([
   'StepInvariantExpr',
 ]);
 
-// Later Prometheus versions renamed holt_winters; the grammar only knows the new name, so the query is read with
-// the name swapped and positions after it shifted back.
-const HOLT = 'holt_winters';
-const DES = 'double_exponential_smoothing';
-
 class Converter {
+  /** What the grammar reads. */
   private readonly text: string;
-  private readonly shifts: number[] = [];
+  /** The query at the grammar's positions. */
+  private readonly exact: string;
+  private readonly shifts: number[];
+  /** Binary expressions an offset, @ or range was moved into: written without parentheses, open to rebinding. */
+  private readonly loose = new WeakSet<Expr>();
 
   constructor(private readonly query: string) {
-    let text = '';
-    let last = 0;
-    let acc = 0;
-    const re = /\bholt_winters(?=\s*\()/g;
-    for (let m = re.exec(query); m; m = re.exec(query)) {
-      text += query.slice(last, m.index) + DES;
-      // Where the replacement ends in the read text; positions from there on are DES.length - HOLT.length further.
-      this.shifts.push(m.index + acc + DES.length);
-      acc += DES.length - HOLT.length;
-      last = m.index + HOLT.length;
-    }
-    this.text = text + query.slice(last);
+    ({ text: this.text, exact: this.exact, shifts: this.shifts } = grammarText(query));
   }
 
   /** A position in the read text → the position in the query. */
   private orig(pos: number): number {
     let shift = 0;
-    for (const end of this.shifts) if (pos >= end) shift += DES.length - HOLT.length;
+    for (const end of this.shifts) if (pos >= end) shift += HOLT_SHIFT;
     return pos - shift;
   }
 
@@ -98,7 +75,7 @@ class Converter {
   }
 
   private src(node: SyntaxNode): string {
-    return this.text.slice(node.from, node.to);
+    return this.exact.slice(node.from, node.to);
   }
 
   run(): Expr {
@@ -126,23 +103,23 @@ class Converter {
     });
     if (!err) return;
     const at = err.from;
-    if (at >= this.text.length || this.text.slice(at).trim() === '') {
+    if (at >= this.exact.length || this.exact.slice(at).trim() === '') {
       // Unclosed brackets or a dangling operator.
       const opened = this.unclosed(at);
-      const context = /\boffset\s*$/.test(this.text.slice(0, at)) ? ' in offset, expected duration' : '';
-      this.fail({ from: Math.min(at, this.text.length), to: this.text.length }, opened ?? `unexpected end of input${context}`);
+      const context = /\boffset\s*$/.test(this.exact.slice(0, at)) ? ' in offset, expected duration' : '';
+      this.fail({ from: Math.min(at, this.exact.length), to: this.exact.length }, opened ?? `unexpected end of input${context}`);
     }
     // An identifier followed by "(" that the grammar does not know as a function.
-    const before = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(this.text.slice(0, at));
-    if (before && this.text.slice(at).trimStart().startsWith('(')) {
+    const before = /([A-Za-z_:][A-Za-z0-9_:]*)\s*$/.exec(this.exact.slice(0, at));
+    if (before && this.exact.slice(at).trimStart().startsWith('(')) {
       const from = at - before[0].length;
       this.fail({ from, to: from + before[1].length }, `unknown function with name "${before[1]}"`);
     }
-    const tokenEnd = err.to > err.from ? err.to : nextTokenEnd(this.text, at);
-    const token = this.text.slice(at, tokenEnd).trim() || this.text[at];
+    const tokenEnd = err.to > err.from ? err.to : nextTokenEnd(this.exact, at);
+    const token = this.exact.slice(at, tokenEnd).trim() || this.exact[at];
     if (token.startsWith('"') || token.startsWith("'")) {
       const q = token[0];
-      if (!this.text.slice(at + 1).includes(q)) this.fail({ from: at, to: this.text.length }, 'unterminated quoted string');
+      if (!this.exact.slice(at + 1).includes(q)) this.fail({ from: at, to: this.exact.length }, 'unterminated quoted string');
     }
     const context = err.parent?.name === 'GroupingLabels' ? ' in grouping opts, expected "," or ")"' : '';
     this.fail({ from: at, to: tokenEnd }, `unexpected ${describeToken(token)}${context}`);
@@ -152,10 +129,10 @@ class Converter {
     let paren = 0;
     let brace = 0;
     let bracket = 0;
-    for (let i = 0; i < at && i < this.text.length; i++) {
-      const c = this.text[i];
+    for (let i = 0; i < at && i < this.exact.length; i++) {
+      const c = this.exact[i];
       if (c === '"' || c === "'" || c === '`') {
-        const end = this.text.indexOf(c, i + 1);
+        const end = this.exact.indexOf(c, i + 1);
         if (end < 0) return 'unterminated quoted string';
         i = end;
         continue;
@@ -253,15 +230,15 @@ class Converter {
   private postfix(inner: Expr, apply: (e: Expr) => Expr): Expr {
     if (inner.kind === 'BinaryExpr') {
       const rhs = this.postfix(inner.rhs, apply);
-      const expr: Expr = { ...inner, rhs, matching: inner.matching && { ...inner.matching }, pos: { start: inner.pos.start, end: rhs.pos.end } };
-      if (expr.matching && !expr.matching.explicit) expr.matching = undefined;
-      if (expr.matching && expr.matching.card === 'many-to-many') expr.matching.card = 'one-to-one';
-      this.completeBinary(expr, expr.pos);
+      const expr: BinaryExpr = { ...inner, rhs, pos: { start: inner.pos.start, end: rhs.pos.end } };
+      this.recomplete(expr);
       return expr;
     }
     if (inner.kind === 'UnaryExpr') {
       const operand = this.postfix(inner.expr, apply);
-      return { ...inner, expr: operand, pos: { start: inner.pos.start, end: operand.pos.end } };
+      const unary: Expr = { ...inner, expr: operand, pos: { start: inner.pos.start, end: operand.pos.end } };
+      this.loose.add(unary);
+      return unary;
     }
     return apply(inner);
   }
@@ -456,9 +433,41 @@ class Converter {
         include: lists[1] ? this.groupingLabels(lists[1]) : [], explicit: true,
       };
     }
-    const expr: Expr = { kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos, opPos: this.range(opNode) };
-    this.completeBinary(expr, pos);
-    return expr;
+    return this.rebind({ kind: 'BinaryExpr', op, lhs, rhs, returnBool, matching, pos, opPos: this.range(opNode) });
+  }
+
+  /**
+   * `a + b offset 5m * 0` reaches here as `(a + b offset 5m) * 0` once the offset is moved onto `b`: an operator
+   * binding tighter than the loose left side's takes that side's last operand instead (`a + (b offset 5m * 0)`).
+   */
+  private rebind(expr: BinaryExpr): Expr {
+    const lhs = expr.lhs;
+    // A sign binds as `*` does: only `^` takes its operand (`-a @ 1 ^ 2` is `-(a @ 1 ^ 2)`).
+    if (lhs.kind === 'UnaryExpr' && this.loose.has(lhs) && BINARY_PRECEDENCE[expr.op] > BINARY_PRECEDENCE['*']) {
+      const operand = this.rebind({ ...expr, lhs: lhs.expr, pos: { start: lhs.expr.pos.start, end: expr.pos.end } });
+      const unary: Expr = { ...lhs, expr: operand, pos: { start: lhs.pos.start, end: expr.pos.end } };
+      this.loose.add(unary);
+      return unary;
+    }
+    const tighter = lhs.kind === 'BinaryExpr' && this.loose.has(lhs)
+      && (BINARY_PRECEDENCE[expr.op] > BINARY_PRECEDENCE[lhs.op] || (expr.op === '^' && lhs.op === '^'));
+    if (!tighter) {
+      this.completeBinary(expr, expr.pos);
+      return expr;
+    }
+    const inner = this.rebind({ ...expr, lhs: lhs.rhs, pos: { start: lhs.rhs.pos.start, end: expr.pos.end } });
+    const outer: BinaryExpr = { ...lhs, rhs: inner, pos: { start: lhs.pos.start, end: expr.pos.end } };
+    this.recomplete(outer);
+    return outer;
+  }
+
+  /** Checks a binary expression again after one of its sides changed; it stays open to rebinding. */
+  private recomplete(expr: BinaryExpr): void {
+    expr.matching = expr.matching && { ...expr.matching };
+    if (expr.matching && !expr.matching.explicit) expr.matching = undefined;
+    if (expr.matching && expr.matching.card === 'many-to-many') expr.matching.card = 'one-to-one';
+    this.completeBinary(expr, expr.pos);
+    this.loose.add(expr);
   }
 
   /** Prometheus' checks of a binary expression (bool, matching, set operators, scalar comparisons). */
@@ -567,31 +576,6 @@ function children(node: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
   for (let c = node.firstChild; c; c = c.nextSibling) out.push(c);
   return out;
-}
-
-function nextTokenEnd(text: string, at: number): number {
-  const m = /^(\s*)([A-Za-z_][A-Za-z0-9_:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|[=!<>]=?|=~|!~|\S)/.exec(text.slice(at));
-  return m ? at + m[0].length : at + 1;
-}
-
-const PUNCTUATION: Record<string, string> = {
-  '(': 'left parenthesis', ')': 'right parenthesis', '{': 'left brace', '}': 'right brace', '[': 'left bracket',
-  ']': 'right bracket', ',': 'comma', ':': 'colon',
-};
-const KEYWORDS = new Set([
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'and', 'or', 'unless', 'atan2',
-  'sum', 'avg', 'count', 'min', 'max', 'group', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values',
-]);
-
-/** A token as Prometheus' parser names it in "unexpected …" messages. */
-function describeToken(token: string): string {
-  if (PUNCTUATION[token[0]]) return `${PUNCTUATION[token[0]]} '${token[0]}'`;
-  if (KEYWORDS.has(token.toLowerCase())) return `<${token.toLowerCase()}>`;
-  if (/^[-+*/%^=!<>~]+$/.test(token)) return `<op:${token}>`;
-  if (/^\d/.test(token)) return `number "${token}"`;
-  if (/^["'`]/.test(token)) return `string ${token}`;
-  if (/^[A-Za-z_:]/.test(token)) return `identifier "${token}"`;
-  return `character "${token}"`;
 }
 
 function roundHalfAway(v: number): number {

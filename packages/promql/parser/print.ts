@@ -1,7 +1,8 @@
 // A syntax tree printed back as PromQL (Prometheus' String() of its nodes, for /api/v1/format_query).
 
 import type { AtModifier, Expr, VectorSelector } from './ast';
-import { formatDuration, quoteString } from './lex';
+import { formatDuration } from './duration';
+import { quoteString } from './lex';
 
 export function formatExpr(expr: Expr): string {
   switch (expr.kind) {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { DEFAULT_LIMITS, type EngineLimits } from '../../../packages/logql/engine/evaluate';
 import { LogQLQueryError } from '../../../packages/logql/engine/errors';
-import { parseDurationNs } from '../../../packages/logql/syntax/units';
+import { parseModelDurationNs, parseSecondsOrDurationNs } from '../../../packages/logql/syntax/duration';
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
@@ -121,15 +121,20 @@ function lokiTime(value: string | null, fallback: bigint, name: string): bigint 
   }
 }
 
-/** A step or interval: a duration (`15s`, `1m30s`) or seconds (`15`, `0.5`). */
+/** A step or interval: seconds (`15`, `0.5`) or a duration (`15s`, `1m30s`), as Loki reads them. */
 function lokiDuration(value: string, name: string): bigint {
-  if (/^\d+(\.\d+)?$/.test(value)) {
-    const [whole, frac = ''] = value.split('.');
-    return BigInt(whole) * NS_PER_S + BigInt(frac.padEnd(9, '0').slice(0, 9));
+  try {
+    return BigInt(parseSecondsOrDurationNs(value));
+  } catch (error) {
+    throw new LogQLQueryError(`invalid ${name} parameter: ${(error as Error).message}`);
   }
-  const ns = parseDurationNs(value, true);
-  if (Number.isNaN(ns)) throw new LogQLQueryError(`invalid ${name} parameter: cannot parse "${value.slice(0, 40)}" to a valid duration`);
-  return BigInt(Math.round(ns));
+}
+
+/** `since`: a duration only (model.ParseDuration), as Loki's determineBounds. */
+function sinceDuration(value: string): bigint {
+  const ns = parseModelDurationNs(value);
+  if (Number.isNaN(ns)) throw new LogQLQueryError(`invalid since parameter: cannot parse "${value.slice(0, 40)}" to a valid duration`);
+  return BigInt(ns);
 }
 
 export async function lokiApi(r: ReadRequest): Promise<boolean> {
@@ -152,7 +157,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     } else {
       endNs = lokiTime(params.get('end'), now, 'end');
       const since = params.get('since');
-      const defaultStart = since ? endNs - lokiDuration(since, 'since') : endNs - HOUR;
+      const defaultStart = since ? endNs - sinceDuration(since) : endNs - HOUR;
       startNs = lokiTime(params.get('start'), defaultStart, 'start');
       if (endNs < startNs) throw new LogQLQueryError('end timestamp must not be before or equal to start time');
       const step = params.get('step');

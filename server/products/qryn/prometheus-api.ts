@@ -5,7 +5,8 @@ import { LABEL_NAME } from './ingest/batch';
 import { formParams, HttpError, type ReadRequest } from './gateway-http';
 import { createMetricsQuerier } from './metrics-querier';
 import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type PromqlQuery } from './promql-pool';
-import { parseDurationMs, promqlSettings, type PromqlSettings } from './promql-settings';
+import { parseSecondsOrDuration } from '../../../packages/promql/parser/duration';
+import { promqlSettings, type PromqlSettings } from './promql-settings';
 import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
@@ -75,9 +76,15 @@ function timeParam(params: URLSearchParams, name: string, fallbackMs?: number): 
 function durationParam(params: URLSearchParams, name: string): number | undefined {
   const value = params.get(name);
   if (value === null || value === '') return undefined;
-  const ms = parseDurationMs(value);
-  if (ms === undefined) throw new PromError('bad_data', `invalid parameter "${name}": cannot parse "${value.slice(0, 60)}" to a valid duration`);
-  return ms;
+  return apiDuration(name, value);
+}
+
+function apiDuration(name: string, value: string): number {
+  try {
+    return parseSecondsOrDuration(value);
+  } catch (error) {
+    throw new PromError('bad_data', `invalid parameter "${name}": ${(error as Error).message}`);
+  }
 }
 
 /** match[] series selectors, read by the engine's parser (the same grammar and checks as queries). */
@@ -185,8 +192,7 @@ async function answer(r: ReadRequest, labelName: string | undefined): Promise<vo
     const endMs = timeParam(params, 'end');
     if (endMs < startMs) throw new PromError('bad_data', 'invalid parameter "end": end timestamp must not be before start time');
     const stepText = params.get('step') ?? '';
-    const stepMs = parseDurationMs(stepText);
-    if (stepMs === undefined) throw new PromError('bad_data', `invalid parameter "step": cannot parse "${stepText.slice(0, 60)}" to a valid duration`);
+    const stepMs = apiDuration('step', stepText);
     if (stepMs <= 0) throw new PromError('bad_data', 'invalid parameter "step": zero or negative query resolution step widths are not accepted. Try a positive integer');
     const { settings } = workers();
     // As Prometheus: a range query may not ask for more points per series than the limit.

@@ -1,6 +1,8 @@
 // The PromQL read side's limits, as environment settings (README's configuration table, docs/qryn.md). Defaults are
 // Prometheus' own (its --query.timeout, --query.max-samples, --query.lookback-delta and the API's 11,000 points).
 
+import { parseSecondsOrDuration } from '../../../packages/promql/parser/duration';
+
 export interface PromqlSettings {
   /** Longest evaluation of one query; a `timeout` parameter may only shorten it. */
   timeoutMs: number;
@@ -14,15 +16,13 @@ export interface PromqlSettings {
   workers: number;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_536_000_000 };
-
 /** A Prometheus duration (`1m30s`, `250ms`) or seconds with a fraction (`90`, `1.5`), in ms; undefined if invalid. */
 export function parseDurationMs(text: string): number | undefined {
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(text)) return undefined;
-  let total = 0;
-  for (const [, n, unit] of text.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)) total += Number(n) * UNITS[unit];
-  return total;
+  try {
+    return parseSecondsOrDuration(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number, read: (text: string) => number | undefined): number {

@@ -1,5 +1,6 @@
 import { IngestError } from './ingest/batch';
 import { ReadError } from './read-error';
+import { parseSecondsOrDurationNs } from '../../../packages/logql/syntax/duration';
 
 // The time parameters of the read calls: times and steps as Loki and Prometheus clients send them, and the default
 // ranges (Loki's last hour, Prometheus' last day for its metadata calls).
@@ -38,12 +39,15 @@ function parseTimeValue(value: string, unit: 'loki' | 'prometheus'): bigint {
 /** The longest step accepted (a year: a larger one cannot give two points of any range that holds data). */
 const MAX_STEP_NS = 366n * 86_400n * NS_PER_S;
 
-/** A Prometheus step: seconds (with fraction) or a duration such as 15s, 1m, 1h. */
+/** A Loki step: seconds (with fraction) or a duration such as 15s, 1m30s, 1h (Loki's parseSecondsOrDuration). */
 export function parseStep(value: string | undefined): bigint {
   if (!value) throw new ReadError('The step parameter is required.');
-  const units: Record<string, bigint> = { ms: 1_000_000n, s: NS_PER_S, m: 60n * NS_PER_S, h: 3600n * NS_PER_S, d: 86_400n * NS_PER_S };
-  const duration = /^(\d+)(ms|s|m|h|d)$/.exec(value);
-  const ns = value.length > 32 ? -1n : duration ? BigInt(duration[1]) * units[duration[2]] : /^\d+(\.\d+)?$/.test(value) ? parseTimeValue(value, 'prometheus') : -1n;
+  let ns = -1n;
+  try {
+    if (value.length <= 32) ns = BigInt(parseSecondsOrDurationNs(value));
+  } catch {
+    // Refused below with the reason.
+  }
   if (ns <= 0n) throw new ReadError('The step must be a positive duration.');
   if (ns > MAX_STEP_NS) throw new ReadError('The step must be at most a year (366d).');
   return ns;
