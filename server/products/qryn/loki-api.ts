@@ -5,6 +5,7 @@ import { parseDurationNs } from '../../../packages/logql/syntax/units';
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
+import { logqlThroughCache } from './range-cache-calls';
 import { ReadError } from './read-error';
 import { StorageError } from './storage-client';
 import { parseTime } from './time-params';
@@ -148,7 +149,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
     const { url: storageUrl, user, password } = r.storage.endpoint;
     const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
-    send(res, await evaluate(r, job, limits.workers));
+    send(res, await logqlThroughCache(r, job, (j) => evaluate(r, j, limits.workers)));
   } catch (error) {
     if (error instanceof ReadError) {
       send(res, lokiPlain(400, error.message));

@@ -6,6 +6,7 @@ import { formParams, HttpError, type ReadRequest } from './gateway-http';
 import { createMetricsQuerier } from './metrics-querier';
 import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type PromqlQuery } from './promql-pool';
 import { parseDurationMs, promqlSettings, type PromqlSettings } from './promql-settings';
+import { promqlThroughCache } from './range-cache-calls';
 import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
 
@@ -114,7 +115,7 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   };
   r.res.on('close', onClose);
   try {
-    send(r.res, await pool.run({ endpoint, database: r.access.instance.database_name, query, timeoutMs }, gone.signal));
+    send(r.res, await promqlThroughCache(r, query, (q) => pool.run({ endpoint, database: r.access.instance.database_name, query: q, timeoutMs }, gone.signal)));
   } finally {
     r.res.off('close', onClose);
   }
