@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Value } from '../../packages/promql/engine/value';
 import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer } from '../../server/products/qryn/storage-server';
+import { startStorageServer, type StorageEndpoint } from '../../server/products/qryn/storage-server';
 
 // A ClickHouse server of a test's own in a temp folder (the pushdown tests read what they wrote, nothing else).
 
 export interface ScratchStorage {
+  endpoint: StorageEndpoint;
   client: StorageClient;
   close(): Promise<void>;
 }
@@ -15,8 +16,10 @@ export interface ScratchStorage {
 export async function startScratchStorage(prefix: string): Promise<ScratchStorage> {
   const dir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
   const server = await startStorageServer({ dir });
+  const endpoint = { url: server.url, user: server.user, password: server.password };
   return {
-    client: storageClient({ url: server.url, user: server.user, password: server.password }),
+    endpoint,
+    client: storageClient(endpoint),
     async close() {
       await server.close();
       await rm(dir, { recursive: true, force: true });
