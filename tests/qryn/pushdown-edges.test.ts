@@ -53,4 +53,12 @@ describe('step windows in whole milliseconds', () => {
     const series = (answer.value as { series: { values: Float64Array }[] }).series;
     expect(series.map((s) => Array.from(s.values))).toEqual([[4, 4, 4, 4, 4, 4]]);
   });
+
+  it('reads only the samples inside the windows with a step under 65.536 s (18.16 types modulo() by its divisor)', async () => {
+    const matchers = [{ name: '__name__', op: '=' as const, value: 'fine' }];
+    // Windows [25 s, 45 s] and [75 s, 95 s] of a rate over 20 s at 50 s steps: the samples at 40 s and 80 s.
+    const hints = { startMs: BASE_MS + 25_000, endMs: BASE_MS + 95_000, stepMs: 50_000, func: 'rate', rangeMs: 20_000 };
+    const [series] = await createMetricsQuerier(storage.client, database).querier.select(matchers, hints);
+    expect(Array.from(series.timestampsMs, (t) => (t - BASE_MS) / 1000)).toEqual([40, 80]);
+  });
 });

@@ -184,9 +184,10 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       const range = hints.rangeMs ?? 0;
       // The engine asks for [first step − range, last step]; with a step longer than the range, the samples between
       // two windows are never used, and skipping them in ClickHouse is what makes a week at 1h steps cheap. The
-      // windows are cut on the millisecond the engine sees, not on the nanosecond stored.
+      // windows are cut on the millisecond the engine sees, not on the nanosecond stored. (18.16 types modulo() by its
+      // divisor: with a step that fits 16 bits the remainder would wrap around, hence toInt64.)
       if (pushdown && hints.func && range > 0 && hints.stepMs > range && (endMs - startMs - range) % hints.stepMs === 0) {
-        windows = ` AND modulo(intDiv(timestamp_ns, 1000000) - ${Math.floor(startMs)}, ${hints.stepMs}) <= ${range}`;
+        windows = ` AND modulo(intDiv(timestamp_ns, 1000000) - ${Math.floor(startMs)}, toInt64(${hints.stepMs})) <= ${range}`;
       }
       // Times as UInt32 offsets from the window's first millisecond when they fit (below 2^32 ms, 49 days).
       const baseMs = Math.floor(startMs);
