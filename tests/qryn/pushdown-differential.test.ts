@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runQuery } from '../../packages/logql/engine/evaluate';
@@ -14,22 +13,28 @@ import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier
 import { createInstanceSchema } from '../../server/products/qryn/schema';
 import type { StorageClient } from '../../server/products/qryn/storage-client';
 import { comparableValue as plain, startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseTestFile, type EvalCase } from '../promql/promql-test-runner';
 import { CASES, generate } from './logql-corpus.data';
 import { generateSamples } from './promql-samples';
 
-// Pushdown proven equal to the engine: every query of the PromQL corpus and of the LogQL corpus (and the `| json`
-// counting shapes) runs twice on real ClickHouse data — through the stores that push selection, regexes, line
-// filters, step windows and bucket counts down to ClickHouse, and in the engine alone over the same raw rows held in
-// memory (the in-memory stores push nothing down) — and the answers must be equal. The data holds what pushdown has
-// got wrong before: label values and lines with newlines (ClickHouse's `.` matches one, RE2's does not), NaN, stale
-// markers, counter resets, samples and lines a fraction of a millisecond off the step grid, and JSON lines with a
-// raw newline in a string.
+// Pushdown proven equal to the engine: every query of the PromQL corpus, of the PromQL case files and of the LogQL
+// corpus (and the `| json` counting shapes) runs twice on real ClickHouse data — through the stores that push
+// selection, regexes, line filters, step windows and bucket counts down to ClickHouse, and in the engine alone over
+// the same raw rows held in memory (the in-memory stores push nothing down) — and the answers must be equal. The
+// data holds what pushdown has got wrong before: label values and lines with newlines (ClickHouse's `.` matches one,
+// RE2's does not), NaN, stale markers, counter resets, samples and lines a fraction of a millisecond off the step
+// grid, and JSON lines with a raw newline in a string.
 
 const S = 1_000_000_000n;
 const MS = 1_000_000n;
 const MIN = 60_000;
 const BASE_MS = Date.UTC(2026, 10, 20, 0, 0, 0);
 const LOG_T0 = BigInt(BASE_MS) * MS;
+const CASE_DIR = new URL('../promql/testdata/', import.meta.url);
+const promCases: (EvalCase & { file: string })[] = readdirSync(CASE_DIR).flatMap((file) =>
+  parseTestFile(readFileSync(new URL(file, CASE_DIR), 'utf8')).map((c) => ({ ...c, file })),
+);
 const promCorpus = (parse(readFileSync(new URL('./promql-corpus.yaml', import.meta.url), 'utf8')) as { queries: string[] }).queries;
 
 let storage: ScratchStorage;
@@ -37,6 +42,7 @@ let client: StorageClient;
 const database = 'qryn_differential';
 const memorySeries: MemorySeries[] = [];
 const memoryStreams: MemoryStream[] = [];
+const caseDatabases = new Map<MemorySeries[], { db: string; moved: MemorySeries[] }>();
 
 const isStaleMarker = (v: number) => {
   const b = Buffer.alloc(8);
@@ -142,7 +148,21 @@ beforeAll(async () => {
     for (const e of s.entries) batch.addLog(fp, e.ts, e.line);
   }
   await createWriter(() => Date.now()).write({ id: 'differential', database, client, fingerprintLimit: 0 }, batch);
-}, 120_000);
+  // The series of each `load` of the PromQL case files (tests/promql/testdata) in a database of their own, moved
+  // from 1970 (which the store refuses) to BASE_MS, queries and all.
+  for (const data of new Set(promCases.map((c) => c.data))) {
+    const db = `qryn_cases_${caseDatabases.size}`;
+    const moved = data.map((s) => ({ labels: s.labels, samples: s.samples.map((p) => ({ ...p, t: p.t + BASE_MS })) }));
+    caseDatabases.set(data, { db, moved });
+    await createInstanceSchema(client, db);
+    const cases = new Batch();
+    for (const s of moved) {
+      const fp = cases.addSeries('metrics', s.labels);
+      for (const p of s.samples) cases.addMetric(fp, BigInt(p.t) * MS, p.v, p.stale ?? false);
+    }
+    await createWriter(() => Date.now()).write({ id: db, database: db, client, fingerprintLimit: 0 }, cases);
+  }
+}, 240_000);
 
 afterAll(async () => storage?.close());
 
@@ -169,6 +189,21 @@ describe('PromQL: pushed down to ClickHouse and in the engine over the same rows
       const [a, b] = await Promise.all([run(pushed(), query), run(inEngine(), query)]);
       expect({ shape, query, answer: a }).toEqual({ shape, query, answer: b });
     }
+  });
+});
+
+describe('PromQL case files: pushed down to ClickHouse and in the engine over the same rows answer alike', () => {
+  const engine = createEngine();
+  it('runs every case', () => expect(promCases.length).toBeGreaterThan(200));
+
+  it.each(promCases.map((c) => [`${c.file}:${c.line} ${c.query}`, c] as const))('%s', async (_, c) => {
+    const run = (q: Querier) =>
+      c.kind === 'instant'
+        ? outcome(engine.instantQuery(q, c.query, c.timeMs + BASE_MS), (r) => plain(r.value))
+        : outcome(engine.rangeQuery(q, c.query, c.timeMs + BASE_MS, c.endMs + BASE_MS, c.stepMs), (r) => plain(r.value));
+    const { db, moved } = caseDatabases.get(c.data)!;
+    const [a, b] = await Promise.all([run(createMetricsQuerier(client, db).querier), run(new MemoryQuerier(moved))]);
+    expect(a).toEqual(b);
   });
 });
 
