@@ -157,6 +157,30 @@ describe('range results cache', () => {
     expect(s.calls[0][0]).toBe(now - 6 * 60 * MIN);
   });
 
+  it("reports the work counts of a joined answer as the fresh evaluation's plus the kept parts' shares", async () => {
+    const s = store();
+    let now = T0 + 6 * 60 * MIN;
+    for (let t = T0; t <= now; t += 15_000) s.add('a', t, 1);
+    // A stand-in for Loki's stats: one line processed per step evaluated.
+    const work = {
+      read: (data: Record<string, unknown>) => ({ lines: (data.stats as { lines: number }).lines }),
+      write: (data: Record<string, unknown>, counts: Record<string, number>) => void (data.stats = { lines: Math.round(counts.lines) }),
+    };
+    const withStats = async (a: number, b: number) => {
+      const answer = await s.evaluate(a, b);
+      const body = JSON.parse(answer.body);
+      body.data.stats = { lines: Math.floor((b - a) / STEP) + 1 };
+      return { ...answer, body: JSON.stringify(body) };
+    };
+    const cache = new ResultsCache(settings);
+    for (let refresh = 0; refresh < 4; refresh++, now += STEP) {
+      s.calls.length = 0;
+      const answer = await cachedRange(cache, call(now, { work }), withStats);
+      expect(JSON.parse(answer.body!).data.stats).toEqual({ lines: 6 * 60 * 2 + 1 });
+      if (refresh > 0) expect(s.calls[0][0]).toBeGreaterThan(now - 60 * MIN);
+    }
+  });
+
   it('off: evaluates every range whole', async () => {
     const s = store();
     const cache = new ResultsCache({ ...settings, enabled: false });

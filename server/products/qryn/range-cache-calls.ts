@@ -2,7 +2,7 @@ import { parseLogQL } from '../../../packages/logql/syntax/parse';
 import type { ReadRequest } from './gateway-http';
 import type { LogqlAnswer, LogqlJob } from './logql-pool';
 import type { PromqlAnswer, PromqlQuery } from './promql-pool';
-import { cachedRange, resultsCacheSettings, ResultsCache } from './range-cache';
+import { cachedRange, resultsCacheSettings, ResultsCache, type WorkCounts } from './range-cache';
 
 // The results cache (range-cache.ts) around the evaluation of the Prometheus and Loki query calls: one cache for the
 // process, shared by both languages and bounded as a whole and per instance. Only range queries go through it
@@ -34,6 +34,27 @@ const isMetricQuery = (query: string) => {
   }
 };
 
+interface LokiStats {
+  summary?: { totalBytesProcessed: number; totalLinesProcessed: number; totalPostFilterLines: number };
+  querier?: { store?: { chunk?: { decompressedBytes: number; decompressedLines: number } } };
+}
+
+/** Loki's stats (logql-evaluate.ts): the lines and bytes processed, as the work counts of a joined answer. */
+const LOKI_WORK: WorkCounts = {
+  read(data) {
+    const summary = (data.stats as LokiStats | undefined)?.summary;
+    if (!summary) return undefined;
+    return { bytes: summary.totalBytesProcessed, lines: summary.totalLinesProcessed, postFilter: summary.totalPostFilterLines };
+  },
+  write(data, counts) {
+    const stats = data.stats as LokiStats;
+    const [bytes, lines, postFilter] = [counts.bytes, counts.lines, counts.postFilter].map((n) => Math.round(n ?? 0));
+    stats.summary = { ...stats.summary!, totalBytesProcessed: bytes, totalLinesProcessed: lines, totalPostFilterLines: postFilter };
+    const chunk = stats.querier?.store?.chunk;
+    if (chunk) stats.querier!.store!.chunk = { ...chunk, decompressedBytes: bytes, decompressedLines: lines };
+  },
+};
+
 /** A LogQL call: a metric range query on a whole-millisecond grid through the cache, anything else straight to `run`. */
 export function logqlThroughCache(r: ReadRequest, job: LogqlJob, run: (job: LogqlJob) => Promise<LogqlAnswer>): Promise<LogqlAnswer> {
   const q = job.request;
@@ -47,6 +68,7 @@ export function logqlThroughCache(r: ReadRequest, job: LogqlJob, run: (job: Logq
     stepMs: Number(q.stepNs / NS_PER_MS),
     nowMs: nowMs(r),
     maxSeries: job.limits.maxSeries,
+    work: LOKI_WORK,
   };
   return cachedRange(resultsCache(), call, (startMs, endMs) =>
     run({ ...job, request: { ...q, startNs: BigInt(startMs) * NS_PER_MS, endNs: endMs === call.endMs ? q.endNs : BigInt(endMs) * NS_PER_MS } }),

@@ -65,7 +65,35 @@ interface Kept {
   fromMs: number;
   toMs: number;
   series: MatrixSeries[];
+  /** The part's share of the work counts of the evaluation it came from (see WorkCounts). */
+  counts?: Counts;
   bytes: number;
+}
+
+type Counts = Record<string, number>;
+
+/**
+ * Counts an answer carries about the work behind it (Loki's stats: lines and bytes processed). They cannot be split
+ * by interval after the fact, so a kept part carries the evaluation's counts in proportion to its share of the
+ * evaluation's steps, and a joined answer reports the fresh evaluation's counts plus the kept parts' shares: about
+ * what evaluating the whole range would have reported.
+ */
+export interface WorkCounts {
+  read(data: Record<string, unknown>): Counts | undefined;
+  write(data: Record<string, unknown>, counts: Counts): void;
+}
+
+const stepsIn = (fromMs: number, toMs: number, stepMs: number) => Math.floor((toMs - fromMs) / stepMs) + 1;
+
+function scaled(counts: Counts | undefined, share: number): Counts | undefined {
+  if (!counts) return undefined;
+  return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v * share]));
+}
+
+function summed(list: (Counts | undefined)[]): Counts {
+  const out: Counts = {};
+  for (const counts of list) for (const [k, v] of Object.entries(counts ?? {})) out[k] = (out[k] ?? 0) + v;
+  return out;
 }
 
 /** The kept parts, least recently used first (a Map keeps insertion order; a hit is moved to the end). */
@@ -149,6 +177,7 @@ export interface RangeCall {
   nowMs: number;
   /** More series than this in the joined answer: the whole range is evaluated instead (its limit then answers). */
   maxSeries?: number;
+  work?: WorkCounts;
 }
 
 /** The query's text with runs of white space outside quotes made one space (the same query, the same key). */
@@ -196,8 +225,8 @@ function matrixOf(of: object): Parsed | undefined {
 
 /**
  * Answers a range query from the kept parts and one evaluation of the span they lack (from the first interval not
- * kept to the range's end; the newest interval is always evaluated, so the answer's other fields — Loki's stats —
- * describe work done now). `evaluate` answers any sub-range on the same grid.
+ * kept to the range's end; the newest interval is always evaluated, so that the answer's other fields come from an
+ * evaluation made now). `evaluate` answers any sub-range on the same grid.
  */
 export async function cachedRange<A extends object>(cache: ResultsCache, call: RangeCall, evaluate: (startMs: number, endMs: number) => Promise<A>): Promise<A> {
   const { settings } = cache;
@@ -208,13 +237,16 @@ export async function cachedRange<A extends object>(cache: ResultsCache, call: R
   const base = JSON.stringify([call.instance, call.scope, normaliseQuery(call.query), call.stepMs, gridPhase(call.startMs, call.stepMs), intervalMs]);
   const keyOf = (p: RangePiece) => `${base}#${p.index}`;
 
+  const { stepMs } = call;
   const kept: MatrixSeries[][] = [];
+  const keptCounts: (Counts | undefined)[] = [];
   let first = 0;
   for (; first < pieces.length - 1; first++) {
     const p = pieces[first];
     const hit = cache.get(keyOf(p));
     if (!hit || hit.fromMs > p.fromMs || hit.toMs < p.toMs) break;
     kept.push(slicePoints(hit.series, p.fromMs, p.toMs));
+    keptCounts.push(scaled(hit.counts, stepsIn(p.fromMs, p.toMs, stepMs) / stepsIn(hit.fromMs, hit.toMs, stepMs)));
   }
   const evalFrom = pieces[first].fromMs;
   const fresh = await evaluate(evalFrom, call.endMs);
@@ -222,24 +254,32 @@ export async function cachedRange<A extends object>(cache: ResultsCache, call: R
   if (!parsed) return first === 0 ? fresh : evaluate(call.startMs, call.endMs);
 
   const cutoff = call.nowMs - settings.freshnessMs;
+  const freshCounts = call.work?.read(parsed.data);
+  const freshSteps = stepsIn(evalFrom, pieces[pieces.length - 1].toMs, stepMs);
   for (const p of pieces.slice(first)) {
     if (p.lastMs > cutoff) break;
-    keep(cache, keyOf(p), call.instance, p, slicePoints(parsed.data.result, p.fromMs, p.toMs), call.stepMs);
+    const part = { instance: call.instance, fromMs: p.fromMs, toMs: p.toMs, series: slicePoints(parsed.data.result, p.fromMs, p.toMs), counts: scaled(freshCounts, stepsIn(p.fromMs, p.toMs, stepMs) / freshSteps) };
+    keep(cache, keyOf(p), part, stepMs);
   }
   if (first === 0) return fresh;
   const result = mergeSeries([...kept, parsed.data.result]);
   if (call.maxSeries !== undefined && result.length > call.maxSeries) return evaluate(call.startMs, call.endMs);
-  return { ...fresh, body: JSON.stringify({ ...parsed, data: { ...parsed.data, result } }) };
+  const data = { ...parsed.data, result };
+  if (call.work && freshCounts) call.work.write(data, summed([freshCounts, ...keptCounts]));
+  return { ...fresh, body: JSON.stringify({ ...parsed, data }) };
 }
 
 /** Keeps a part, joined with the part already kept of the same interval when the two touch. */
-function keep(cache: ResultsCache, key: string, instance: string, p: RangePiece, series: MatrixSeries[], stepMs: number): void {
+function keep(cache: ResultsCache, key: string, p: Omit<Kept, 'bytes'>, stepMs: number): void {
   const old = cache.get(key);
   if (!old || old.fromMs > p.toMs + stepMs || old.toMs < p.fromMs - stepMs || (old.fromMs >= p.fromMs && old.toMs <= p.toMs)) {
-    cache.set(key, { instance, fromMs: p.fromMs, toMs: p.toMs, series });
+    cache.set(key, p);
     return;
   }
   if (old.fromMs <= p.fromMs && old.toMs >= p.toMs) return;
-  const joined = mergeSeries([slicePoints(old.series, old.fromMs, p.fromMs - 1), series, slicePoints(old.series, p.toMs + 1, old.toMs)]);
-  cache.set(key, { instance, fromMs: Math.min(old.fromMs, p.fromMs), toMs: Math.max(old.toMs, p.toMs), series: joined });
+  const joined = mergeSeries([slicePoints(old.series, old.fromMs, p.fromMs - 1), p.series, slicePoints(old.series, p.toMs + 1, old.toMs)]);
+  const oldSteps = stepsIn(old.fromMs, old.toMs, stepMs);
+  const shared = stepsIn(Math.max(old.fromMs, p.fromMs), Math.min(old.toMs, p.toMs), stepMs);
+  const counts = p.counts || old.counts ? summed([p.counts, scaled(old.counts, (oldSteps - Math.max(0, shared)) / oldSteps)]) : undefined;
+  cache.set(key, { instance: p.instance, fromMs: Math.min(old.fromMs, p.fromMs), toMs: Math.max(old.toMs, p.toMs), series: joined, counts });
 }
