@@ -181,11 +181,14 @@ describe('range results cache', () => {
     }
   });
 
-  it('off: evaluates every range whole', async () => {
+  it('off, or a step of a fraction of a millisecond: evaluates every range whole', async () => {
     const s = store();
     const cache = new ResultsCache({ ...settings, enabled: false });
     await cachedRange(cache, call(T0), (a, b) => s.evaluate(a, b));
     expect(cache.size).toBe(0);
+    const on = new ResultsCache(settings);
+    await cachedRange(on, call(T0, { startMs: T0 - MIN, stepMs: 0.5 }), async () => ({ status: 200, body: '{}' }));
+    expect(on.size).toBe(0);
   });
 
   it('reads its settings from the environment, naming the setting it refuses', () => {

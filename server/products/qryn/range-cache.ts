@@ -230,7 +230,9 @@ function matrixOf(of: object): Parsed | undefined {
  */
 export async function cachedRange<A extends object>(cache: ResultsCache, call: RangeCall, evaluate: (startMs: number, endMs: number) => Promise<A>): Promise<A> {
   const { settings } = cache;
-  if (!settings.enabled || BOUND_AT.test(call.query)) return evaluate(call.startMs, call.endMs);
+  // Whole milliseconds only: the grid's arithmetic and the answers' times (seconds with 3 decimals) stay exact.
+  const whole = [call.startMs, call.endMs, call.stepMs].every(Number.isSafeInteger) && call.stepMs > 0;
+  if (!settings.enabled || !whole || BOUND_AT.test(call.query)) return evaluate(call.startMs, call.endMs);
   const intervalMs = splitInterval(call.stepMs, settings.splitMs);
   const pieces = splitRange(call, intervalMs);
   if (pieces.length === 0) return evaluate(call.startMs, call.endMs);
