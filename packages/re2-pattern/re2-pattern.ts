@@ -6,7 +6,7 @@ import { RE2JS } from 're2js';
 // - pushed down to ClickHouse, whose match() is RE2 too, but whose 18.16 prefilter extracts a required substring
 //   and compares it case-sensitively, so `match('ABC', '(?i)abc')` answers 0. A flag group `(?i:abc)` is read
 //   correctly, so every flag setting `(?flags)` is rewritten into a group that runs to the end of its enclosing
-//   group (the same meaning in RE2).
+//   group (the same meaning in RE2); and its match() lets `.` match a newline, which RE2 by default does not.
 
 export class RegexError extends Error {}
 
@@ -36,13 +36,18 @@ function compile(source: string, shown: string): RE2JS {
 }
 
 /**
- * The pattern in the form ClickHouse 18.16's match() reads correctly (see above), optionally anchored at both ends.
- * Validates with re2js first, so that what ClickHouse is sent is always valid RE2.
+ * An RE2 pattern (Prometheus' or Loki's meaning, as re2js reads it) in the form ClickHouse 18.16's match() gives the
+ * same answers for; every regex pushed down to ClickHouse goes through it. Quote the result as a SQL string literal.
+ * - ClickHouse compiles with RE2's dot_nl, so `.` would match a newline where Go and re2js do not: the whole pattern
+ *   runs in a `(?-s:…)` group (a `(?s)` written in the pattern still turns it back on inside);
+ * - flag settings `(?i)x` become groups `(?i:x)` (18.16 misreads a leading `(?i)`, see rewriteFlagSettings);
+ * - `anchored`: must match the whole value (label matchers), else anywhere (line filters).
+ * Validates with re2js first, so that what ClickHouse is sent is always valid RE2 (else a RegexError).
  */
 export function toClickHouseRegex(pattern: string, anchored: boolean): string {
   compile(pattern, pattern);
   const body = rewriteFlagSettings(pattern);
-  return anchored ? `^(?:${body})$` : body;
+  return anchored ? `(?-s:^(?:${body})$)` : `(?-s:${body})`;
 }
 
 /**
@@ -61,7 +66,8 @@ export function rewriteFlagSettings(pattern: string): string {
         // \Q…\E quotes literally up to \E or the end.
         const end = pattern.indexOf('\\E', i + 2);
         const stop = end < 0 ? pattern.length : end + 2;
-        out += pattern.slice(i, stop);
+        // An unterminated \Q is closed, so that the groups closed after it stay groups.
+        out += pattern.slice(i, stop) + (end < 0 ? '\\E' : '');
         i = stop;
         continue;
       }

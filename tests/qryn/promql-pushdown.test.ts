@@ -1,17 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../packages/promql/engine/engine';
-import type { Value } from '../../packages/promql/engine/value';
 import { MemoryQuerier, type MemorySeries } from '../../packages/promql/storage/memory-querier';
 import type { Querier } from '../../packages/promql/storage/querier';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
 import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
 import { createInstanceSchema } from '../../server/products/qryn/schema';
-import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
+import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { comparableValue as plain, startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
 
 // What the metrics querier pushes down to ClickHouse must not change an answer: the same queries evaluated over
 // ClickHouse with the step-window pushdown, without it, and over the same samples held in memory (the engine's own
@@ -21,16 +17,14 @@ import { startStorageServer, type StorageServer } from '../../server/products/qr
 
 const MIN = 60_000;
 const BASE = Date.UTC(2026, 10, 20, 0, 0, 0);
-let dir: string;
-let server: StorageServer;
+let storage: ScratchStorage;
 let client: StorageClient;
 const database = 'qryn_pushdown';
 const data: MemorySeries[] = [];
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'promql-pushdown-'));
-  server = await startStorageServer({ dir });
-  client = storageClient({ url: server.url, user: server.user, password: server.password });
+  storage = await startScratchStorage('promql-pushdown');
+  client = storage.client;
   await createInstanceSchema(client, database);
   // Six hours at irregular intervals (13–29 s): counters with resets, a gauge with NaN, a series ending in a stale
   // marker and one with a gap of an hour.
@@ -60,19 +54,7 @@ beforeAll(async () => {
   await createWriter(() => Date.now()).write({ id: 'pushdown', database, client, fingerprintLimit: 0 }, batch);
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-/** The answer as comparable data: NaN as a string so that NaN equals NaN. */
-function plain(value: Value): unknown {
-  return JSON.parse(JSON.stringify(value, (_, v: unknown) => {
-    if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-    if (v instanceof Float64Array) return Array.from(v, (x) => (Number.isFinite(x) ? x : String(x)));
-    return v;
-  }));
-}
+afterAll(async () => storage?.close());
 
 const RANGE_QUERIES: [query: string, startMin: number, endMin: number, stepMin: number][] = [
   ['rate(req_total[1m])', 10, 350, 5],

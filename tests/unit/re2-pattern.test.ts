@@ -25,7 +25,26 @@ describe('RE2 patterns', () => {
     expect(rewriteFlagSettings('[(?i)]x')).toBe('[(?i)]x');
     expect(rewriteFlagSettings('\\(?i)x')).toBe('\\(?i)x');
     expect(rewriteFlagSettings('\\Q(?i)\\Ex')).toBe('\\Q(?i)\\Ex');
-    expect(toClickHouseRegex('(?i)node', true)).toBe('^(?:(?i:node))$');
+    expect(rewriteFlagSettings('(?i)\\Qa)')).toBe('(?i:\\Qa)\\E)');
+  });
+
+  it('gives ClickHouse the pattern with `.` kept off newlines, flag settings as groups, anchored or not', () => {
+    expect(toClickHouseRegex('(?i)node', true)).toBe('(?-s:^(?:(?i:node))$)');
+    expect(toClickHouseRegex('foo.bar', false)).toBe('(?-s:foo.bar)');
+    expect(toClickHouseRegex('\\Qa.b', false)).toBe('(?-s:\\Qa.b\\E)');
+    expect(() => toClickHouseRegex('(a)\\1', false)).toThrow(RegexError);
+  });
+
+  it('the ClickHouse form means in RE2 what the pattern means', () => {
+    const cases = ['foo.bar', '(?i)a.b', '(?s)a.b', 'a.*', '^b', 'a$', '\\Qa.b\\E', '[^x]+', '(?i)A|b.c'];
+    const inputs = ['foo-bar', 'foo\nbar', 'a\nb', 'A-B', 'b\na', 'a\n', 'a.b', 'x\ny', 'B\nC', 'b-c'];
+    for (const pattern of cases) {
+      for (const anchored of [true, false]) {
+        const original = anchored ? compileAnchored(pattern) : compileUnanchored(pattern);
+        const pushed = compileUnanchored(toClickHouseRegex(pattern, anchored));
+        for (const input of inputs) expect([pattern, anchored, input, pushed(input)]).toEqual([pattern, anchored, input, original(input)]);
+      }
+    }
   });
 
   it('the rewrite keeps the meaning (checked with RE2 on both forms)', () => {

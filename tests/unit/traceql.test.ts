@@ -68,7 +68,7 @@ describe('ClickHouse conditions', () => {
     expect(sql('{ span.a = "it\'s" }')).toBe("arrayExists((k, v) -> k = 'a' AND v = 'it\\'s', attribute_keys, attribute_values)");
     expect(sql('{ resource.service.name = "x" }')).toBe("(service_name != '' AND service_name = 'x')");
     expect(sql('{ .a >= 5 }')).toContain("toFloat64OrZero(v) >= 5");
-    expect(sql('{ .a =~ "(?i)x" }')).toContain("match(v, '^(?:(?i:x))$')");
+    expect(sql('{ .a =~ "(?i)x" }')).toContain("match(v, '(?-s:^(?:(?i:x))$)')");
     expect(sql('{ kind = unspecified }')).toBe("kind IN ('', 'UNSPECIFIED')");
     expect(sql('{ status != error }')).toBe('status_code != 2');
     expect(sql('{ traceDuration > 1s }')).toBe("trace_id IN (SELECT trace_id FROM db.spans WHERE date = '2026-01-01' GROUP BY trace_id HAVING max(timestamp_ns + duration_ns) - min(timestamp_ns) > 1000000000)");

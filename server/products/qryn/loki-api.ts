@@ -5,6 +5,7 @@ import { parseModelDurationNs, parseSecondsOrDurationNs } from '../../../package
 import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
+import { logqlThroughCache } from './range-cache-calls';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 import { ReadError } from './read-error';
 import { StorageError } from './storage-client';
@@ -178,7 +179,8 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
     const { url: storageUrl, user, password } = r.storage.endpoint;
     const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
-    const answer = await evaluate(r, job, limits.workers);
+    // A metric range query's kept intervals come from the results cache; what is left is one scheduled evaluation.
+    const answer = await logqlThroughCache(r, job, (j) => evaluate(r, j, limits.workers));
     send(res, answer);
     if (!('error' in answer)) readScheduler().answered(r.access.instance.id, Buffer.byteLength(answer.body));
   } catch (error) {

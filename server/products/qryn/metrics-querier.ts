@@ -6,8 +6,8 @@ import { STALE_NAN_BITS } from './ingest/batch';
 // The PromQL engine's store over an instance's ClickHouse tables, and the metadata lookups of the Prometheus API:
 // - selection through the label index (series_labels), one subquery per matcher; regexes go through
 //   toClickHouseRegex (RE2 flag settings rewritten for 18.16's match(), which misreads a leading `(?i)`);
-// - samples of exactly the window the engine asks for (`timestamp_ns BETWEEN`, plus the day partitions), grouped per
-//   series in ClickHouse and sent as RowBinary: Float64 values arrive as their 8 bytes, so NaN, ±Inf and stale
+// - samples of exactly the window the engine asks for (`timestamp_ns BETWEEN`, in whole milliseconds, plus the day
+//   partitions), grouped per series in ClickHouse and sent as RowBinary: Float64 values arrive as their 8 bytes, so NaN, ±Inf and stale
 //   markers (NaN with the bits 0x7ff0000000000002) survive, and 10,000 series × 240 samples parse in milliseconds;
 // - optionally (stepWindowPushdown), when a range function's step is longer than its range (long ranges at a coarse
 //   step), only the samples inside some step's window are read (`modulo(timestamp − first window start, step) ≤ range`).
@@ -176,14 +176,18 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
       const { startMs, endMs } = hints;
       if (endMs < startMs) return [];
       const fps = metricFingerprintsSql(db, matchers, startMs, endMs);
+      // The engine sees a sample at its whole millisecond (Influx and OTLP send finer times): a sample 0.4 ms after
+      // the last millisecond asked for is at that millisecond, so it belongs to the window.
       const startNs = BigInt(Math.floor(startMs)) * NS_PER_MS;
-      const endNs = BigInt(Math.floor(endMs)) * NS_PER_MS;
+      const endNs = BigInt(Math.floor(endMs)) * NS_PER_MS + NS_PER_MS - 1n;
       let windows = '';
       const range = hints.rangeMs ?? 0;
       // The engine asks for [first step − range, last step]; with a step longer than the range, the samples between
-      // two windows are never used, and skipping them in ClickHouse is what makes a week at 1h steps cheap.
+      // two windows are never used, and skipping them in ClickHouse is what makes a week at 1h steps cheap. The
+      // windows are cut on the millisecond the engine sees, not on the nanosecond stored. (18.16 types modulo() by its
+      // divisor: with a step that fits 16 bits the remainder would wrap around, hence toInt64.)
       if (pushdown && hints.func && range > 0 && hints.stepMs > range && (endMs - startMs - range) % hints.stepMs === 0) {
-        windows = ` AND modulo(timestamp_ns - ${startNs}, ${BigInt(hints.stepMs) * NS_PER_MS}) <= ${BigInt(range) * NS_PER_MS}`;
+        windows = ` AND modulo(intDiv(timestamp_ns, 1000000) - ${Math.floor(startMs)}, toInt64(${hints.stepMs})) <= ${range}`;
       }
       // Times as UInt32 offsets from the window's first millisecond when they fit (below 2^32 ms, 49 days).
       const baseMs = Math.floor(startMs);

@@ -7,6 +7,7 @@ import { createMetricsQuerier } from './metrics-querier';
 import { createPromqlPool, errorBody, type PromqlAnswer, type PromqlPool, type PromqlQuery } from './promql-pool';
 import { parseSecondsOrDuration } from '../../../packages/promql/parser/duration';
 import { promqlSettings, type PromqlSettings } from './promql-settings';
+import { promqlThroughCache } from './range-cache-calls';
 import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
@@ -128,17 +129,20 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   const instanceId = r.access.instance.id;
   const scheduler = readScheduler();
   try {
-    const answer = await scheduler.run(
-      instanceId,
-      'promql',
-      async (signal, start) => {
-        // The worker gets what is left of the deadline after the wait for the turn.
-        const job = { endpoint, database: r.access.instance.database_name, query, timeoutMs: start.remainingMs() };
-        const answer = await pool.run(job, signal, start.background ? 'low' : 'normal');
-        // The deadline's abort may reach the worker before its own timer: the answer is the timeout either way.
-        return signal.reason instanceof ReadTimedOut ? TIMED_OUT : answer;
-      },
-      { signal: gone.signal, timeoutMs },
+    // A range query's kept intervals come from the results cache; what is left is one evaluation, in the instance's turn.
+    const answer = await promqlThroughCache(r, query, (q) =>
+      scheduler.run(
+        instanceId,
+        'promql',
+        async (signal, start) => {
+          // The worker gets what is left of the deadline after the wait for the turn.
+          const job = { endpoint, database: r.access.instance.database_name, query: q, timeoutMs: start.remainingMs() };
+          const answer = await pool.run(job, signal, start.background ? 'low' : 'normal');
+          // The deadline's abort may reach the worker before its own timer: the answer is the timeout either way.
+          return signal.reason instanceof ReadTimedOut ? TIMED_OUT : answer;
+        },
+        { signal: gone.signal, timeoutMs },
+      ),
     );
     send(r.res, answer);
     scheduler.answered(instanceId, Buffer.byteLength(answer.body));
