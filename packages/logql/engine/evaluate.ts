@@ -2,11 +2,12 @@ import { compileRe2 } from '../../re2-pattern/re2-pattern';
 import { goExpandMatch } from '../log/go-regexp';
 import { compileLabelFilter, compilePipeline, ERROR_DETAILS_LABEL, ERROR_LABEL, parseGoFloat, type Entry } from '../log/pipeline';
 import { planLogSelector } from '../planner/plan';
-import type { LogQuerier, StoredStream } from '../storage/querier';
-import type { BinaryOp, Expr, Grouping, LogSelectorExpr, MetricExpr, RangeOp } from '../syntax/ast';
+import type { LogQuerier } from '../storage/querier';
+import type { BinaryOp, Expr, Grouping, MetricExpr, RangeOp } from '../syntax/ast';
 import { parseLogQL } from '../syntax/parse';
 import { parseBytes, parseDurationNs } from '../syntax/units';
 import { LogQLQueryError, pipelineError, seriesLimitError } from './errors';
+import { linesReadError, logQuery, readStreams, runPipelineOver } from './log-query';
 import { compareLabels, formatValue, labelsKey, labelsString, sortedLabels, stepSeconds, type Labels } from './labels';
 import { ownLabel } from '../../labels/own-label';
 
@@ -65,8 +66,6 @@ export type QueryData =
   | { resultType: 'vector'; result: { metric: Labels; value: [number, string] }[] }
   | { resultType: 'scalar'; result: [number, string] };
 
-const CHUNK = 20_000;
-const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function runQuery(querier: LogQuerier, req: QueryRequest, limits: EngineLimits = DEFAULT_LIMITS, signal?: AbortSignal): Promise<{ data: QueryData; stats: QueryStats }> {
   const expr: Expr = parseLogQL(req.query);
@@ -151,85 +150,6 @@ function maxRange(e: MetricExpr): bigint {
 // ---------------------------------------------------------------------------------------------------------------
 // Log queries
 
-async function runPipelineOver(
-  streams: StoredStream[],
-  expr: LogSelectorExpr,
-  stages: LogSelectorExpr['stages'],
-  stats: QueryStats,
-  each: (e: Entry) => void,
-  signal?: AbortSignal,
-) {
-  const run = compilePipeline(stages);
-  let done = 0;
-  for (const s of streams) {
-    for (let i = 0; i < s.lines.length; i++) {
-      const line = s.lines[i];
-      stats.linesRead++;
-      stats.bytesRead += Buffer.byteLength(line);
-      const e = run(line, s.labels, s.timestamps[i]);
-      if (e) {
-        stats.postFilterLines++;
-        each(e);
-      }
-      if (++done % CHUNK === 0) {
-        await yieldLoop();
-        if (signal?.aborted) throw new LogQLQueryError('context canceled', 499);
-      }
-    }
-  }
-  void expr;
-}
-
-async function logQuery(querier: LogQuerier, expr: LogSelectorExpr, req: QueryRequest, limits: EngineLimits, stats: QueryStats, signal?: AbortSignal): Promise<QueryData> {
-  const plan = planLogSelector(expr);
-  const interval = req.instant ? 0n : req.intervalNs ?? 0n;
-  const thinning = interval > 0n;
-  const stored = await querier.selectLogs(
-    // With an interval the lines the limit keeps are not the first `limit` ones: the store reads them all.
-    { matchers: expr.matchers, startNs: req.startNs, endNs: req.endNs, lineFilters: plan.pushed, limit: plan.storeOnly && !thinning ? req.limit : undefined, direction: req.direction },
-    signal,
-  );
-  guardRead(stored, limits);
-  const entries: { key: string; labels: Labels; ts: bigint; line: string; order: number }[] = [];
-  let order = 0;
-  await runPipelineOver(stored, expr, plan.rest, stats, (e) => {
-    entries.push({ key: labelsString(e.labels), labels: e.labels, ts: e.tsNs, line: e.line, order: order++ });
-  }, signal);
-  const forward = req.direction === 'forward';
-  entries.sort((a, b) => (a.ts !== b.ts ? (a.ts < b.ts ? -1 : 1) * (forward ? 1 : -1) : a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.order - b.order));
-  let kept = entries;
-  if (thinning) {
-    // As Loki's readStreams: the first entry, then each entry at or beyond the last returned one plus (forward) or
-    // minus (backward) the interval.
-    kept = [];
-    let last: bigint | undefined;
-    for (const e of entries) {
-      if (kept.length >= req.limit) break;
-      if (last !== undefined && (forward ? e.ts < last + interval : e.ts > last - interval)) continue;
-      kept.push(e);
-      last = e.ts;
-    }
-  } else kept = entries.slice(0, req.limit);
-  const streams = new Map<string, { stream: Labels; values: [string, string][] }>();
-  for (const e of kept) {
-    let s = streams.get(e.key);
-    if (!s) {
-      s = { stream: sortedLabels(e.labels), values: [] };
-      streams.set(e.key, s);
-    }
-    s.values.push([e.ts.toString(), e.line]);
-  }
-  const result = [...streams.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, s]) => s);
-  return { resultType: 'streams', result };
-}
-
-function guardRead(stored: StoredStream[], limits: EngineLimits) {
-  const n = stored.reduce((a, s) => a + s.lines.length, 0);
-  if (n > limits.maxLinesRead) {
-    throw new LogQLQueryError(`the query would read too many lines (${n} > ${limits.maxLinesRead}); narrow the selector or the time range, or add line filters`);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Metric queries
 
@@ -307,14 +227,15 @@ async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_
       if (pushed) return pushed;
     }
   }
-  const stored = await ctx.querier.selectLogs(
+  const stored = await readStreams(
+    ctx.querier,
     { matchers: range.selector.matchers, startNs: first - off - R + 1n, endNs: last - off + 1n, lineFilters: plan.pushed, direction: 'forward' },
+    ctx.limits,
     ctx.signal,
   );
-  guardRead(stored, ctx.limits);
   const bySeries = new Map<string, { labels: Labels; samples: Sample[] }>();
   const extract = sampleExtractor(e, injected);
-  await runPipelineOver(stored, range.selector, plan.rest, ctx.stats, (entry) => {
+  await runPipelineOver(stored, plan.rest, ctx.stats, (entry) => {
     const s = extract(entry);
     if (!s) return;
     const key = labelsKey(s.labels);
@@ -548,8 +469,9 @@ async function pushedCounts(
   if (jsonKeys) {
     // The lines that are not flat JSON objects go through the whole pipeline here.
     const rest = others ?? [];
-    guardRead(rest, ctx.limits);
-    await runPipelineOver(rest, e.range.selector, plan.rest, ctx.stats, (entry) => {
+    const n = rest.reduce((a, r) => a + r.lines.length, 0);
+    if (n > ctx.limits.maxLinesRead) throw linesReadError(n, ctx.limits.maxLinesRead);
+    await runPipelineOver(rest, plan.rest, ctx.stats, (entry) => {
       const lines = new Float64Array(count);
       const bytesArr = new Float64Array(count);
       const k = Number((entry.tsNs - origin - 1n) / g);

@@ -18,6 +18,7 @@ import { lokiApi, lokiQueryLimits } from './loki-api';
 import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
+import { readSettings } from './read-settings';
 import { promqlSettings } from './promql-settings';
 import { tempoApi } from './tempo-api';
 
@@ -58,6 +59,7 @@ const KNOWN_GOOD_MS = 60 * 60_000;
 export function checkReadSettings(env: NodeJS.ProcessEnv): void {
   promqlSettings(env);
   lokiQueryLimits(env);
+  readSettings(env);
 }
 
 export function createGateway(deps: GatewayDeps) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { StorageEndpoint } from './storage-server';
+import { streamJsonRows, streamQuery, type StreamOptions } from './storage-stream';
 
 // ClickHouse over its HTTP interface. 18.16 has no query parameters ({name:Type} came later), so every value that
 // goes into SQL passes through literal(); rows go in as TabSeparated, which carries 64-bit integers exactly.
@@ -31,6 +32,13 @@ export interface StorageClient {
   insertRowBinary(table: string, columns: readonly string[], body: Uint8Array): Promise<void>;
   /** A SELECT answered in a binary format (`FORMAT RowBinary` is appended), for large reads; aborts with `signal`. */
   queryRowBinary(sql: string, signal?: AbortSignal): Promise<Buffer>;
+  /**
+   * A SELECT answered as JSONEachRow and read as it arrives, rows in batches (one per chunk of the body). It runs
+   * under a query_id with the options' ClickHouse settings; leaving the loop early or aborting kills it on the server.
+   */
+  streamRows<T = Record<string, unknown>>(sql: string, options?: StreamOptions): AsyncGenerator<T[]>;
+  /** A SELECT answered as RowBinary, the body chunk by chunk, stopped on the server as streamRows. */
+  streamRowBinary(sql: string, options?: StreamOptions): AsyncGenerator<Uint8Array>;
 }
 
 export type TsvValue = string | number | bigint | boolean | readonly string[];
@@ -89,6 +97,8 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       const response = await request(`${sql} FORMAT RowBinary`, undefined, signal);
       return Buffer.from(await response.arrayBuffer());
     },
+    streamRows: <T>(sql: string, options?: StreamOptions) => streamJsonRows<T>({ endpoint, headers }, `${sql} FORMAT JSONEachRow`, options),
+    streamRowBinary: (sql, options) => streamQuery({ endpoint, headers }, `${sql} FORMAT RowBinary`, options),
   };
 }
 
