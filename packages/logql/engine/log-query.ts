@@ -44,40 +44,6 @@ export class ReadCounter {
   }
 }
 
-/**
- * The lines a metric query's range needs, grouped per stream (ascending in time), counted against maxLinesRead while
- * they arrive when the store streams them.
- */
-export async function readStreams(querier: LogQuerier, params: Omit<LogSelectParams, 'limit'>, limits: EngineLimits, signal?: AbortSignal): Promise<StoredStream[]> {
-  if (!querier.streamLogs) {
-    const stored = await querier.selectLogs(params, signal);
-    const n = stored.reduce((a, s) => a + s.lines.length, 0);
-    if (n > limits.maxLinesRead) throw linesReadError(n, limits.maxLinesRead);
-    return stored;
-  }
-  // Counted here against the limit only; the pipeline counts them as read (stats) when it runs over them.
-  const seen: QueryStats = { linesRead: 0, bytesRead: 0, postFilterLines: 0 };
-  const counter = new ReadCounter(seen, limits, signal);
-  const byStream = new Map<Labels, StoredStream>();
-  for await (const batch of querier.streamLogs({ ...params, windowed: false }, signal)) {
-    for (const row of batch) {
-      counter.line(row.line);
-      let s = byStream.get(row.labels);
-      if (!s) byStream.set(row.labels, (s = { labels: row.labels, timestamps: [], lines: [] }));
-      s.timestamps.push(row.tsNs);
-      s.lines.push(row.line);
-    }
-    if (signal?.aborted) throw canceled();
-  }
-  if (params.direction === 'backward') {
-    for (const s of byStream.values()) {
-      s.timestamps.reverse();
-      s.lines.reverse();
-    }
-  }
-  return [...byStream.values()];
-}
-
 /** Runs a pipeline over stored streams, counting what was read and what passed. */
 export async function runPipelineOver(streams: StoredStream[], stages: LogSelectorExpr['stages'], stats: QueryStats, each: (e: Entry) => void, signal?: AbortSignal) {
   const run = compilePipeline(stages);
@@ -109,7 +75,7 @@ interface Passed {
 }
 
 /** The store's lines in the query's direction, one by one (from a streaming store, or from whole streams merged). */
-async function* linesInOrder(querier: LogQuerier, params: LogSelectParams & { windowed: boolean }, limits: EngineLimits, signal?: AbortSignal): AsyncGenerator<StoredLine[]> {
+export async function* linesInOrder(querier: LogQuerier, params: LogSelectParams & { windowed: boolean }, limits: EngineLimits, signal?: AbortSignal): AsyncGenerator<StoredLine[]> {
   if (querier.streamLogs) {
     yield* querier.streamLogs(params, signal);
     return;
