@@ -19,8 +19,11 @@ export class StorageError extends Error {
 
 export interface StorageClient {
   readonly endpoint: StorageEndpoint;
-  /** A SELECT answered as JSONEachRow (64-bit integers arrive as strings). */
-  query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /**
+   * A SELECT answered as JSONEachRow (64-bit integers arrive as strings), parsed line by line as the body arrives;
+   * it runs under a query_id, so a `signal` that aborts kills it on the server.
+   */
+  query<T = Record<string, unknown>>(sql: string, options?: StreamOptions): Promise<T[]>;
   /** DDL and other statements without a result. */
   command(sql: string): Promise<void>;
   /** Inserts rows (values in column order) as TabSeparated. */
@@ -73,12 +76,10 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
   const insertPost = postRaw(base, settings, headers);
   return {
     endpoint,
-    async query<T>(sql: string) {
-      const text = await send(`${sql} FORMAT JSONEachRow`);
-      return text
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .map((line) => JSON.parse(line) as T);
+    async query<T>(sql: string, options?: StreamOptions) {
+      const rows: T[] = [];
+      for await (const batch of streamJsonRows<T>({ endpoint, headers }, `${sql} FORMAT JSONEachRow`, options)) for (const row of batch) rows.push(row);
+      return rows;
     },
     async command(sql) {
       await send(sql);

@@ -22,6 +22,7 @@ export interface StreamTarget {
 }
 
 const KILL_TIMEOUT_MS = 5_000;
+const UNSIGNALLED_TIMEOUT_MS = 60_000;
 
 /** The body of `sql`'s answer, chunk by chunk; leaving the loop early or aborting kills the query. */
 export async function* streamQuery(target: StreamTarget, sql: string, options: StreamOptions = {}): AsyncGenerator<Uint8Array> {
@@ -29,20 +30,27 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
   const queryId = options.queryId ?? `qryn-${randomUUID()}`;
   const query = [settings, `query_id=${encodeURIComponent(queryId)}`, options.params].filter(Boolean).join('&');
   const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) throw abortReason(options.signal);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // A caller without a signal of its own gets the client's usual bound (a caller with one has its own deadline).
+  const signal = options.signal ?? ownTimeout();
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) throw abortReason(signal);
+  signal.addEventListener('abort', onAbort, { once: true });
   let finished = false;
   let sent = false;
   try {
-    let response: Response;
-    try {
-      sent = true;
-      response = await fetch(`${base}/?${query}`, { method: 'POST', headers: target.headers, body: sql, signal: controller.signal });
-    } catch (error) {
-      if (options.signal?.aborted) throw abortReason(options.signal);
-      const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-      throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? error.message : String(error)}${cause?.code ? ` (${cause.code})` : ''}`, 503, undefined);
+    let response: Response | undefined;
+    for (let attempt = 0; !response; attempt++) {
+      try {
+        sent = true;
+        response = await fetch(`${base}/?${query}`, { method: 'POST', headers: target.headers, body: sql, signal: controller.signal });
+      } catch (error) {
+        if (signal.aborted) throw abortReason(signal);
+        const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+        // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before the
+        // server read it, so it is sent again (as storage-client.ts does).
+        if (attempt < 3 && cause?.code === 'UND_ERR_SOCKET') continue;
+        throw new StorageError(`The storage server cannot be reached: ${error instanceof Error ? error.message : String(error)}${cause?.code ? ` (${cause.code})` : ''}`, 503, undefined);
+      }
     }
     if (!response.ok) {
       finished = true;
@@ -56,7 +64,7 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
         try {
           chunk = await reader.read();
         } catch (error) {
-          if (options.signal?.aborted) throw abortReason(options.signal);
+          if (signal.aborted) throw abortReason(signal);
           throw new StorageError(`The storage server's answer broke off: ${error instanceof Error ? error.message : String(error)}`, 503, undefined);
         }
         if (chunk.done) {
@@ -64,13 +72,13 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
           return;
         }
         yield chunk.value;
-        if (options.signal?.aborted) throw abortReason(options.signal);
+        if (signal.aborted) throw abortReason(signal);
       }
     } finally {
       if (!finished) await reader.cancel().catch(() => undefined);
     }
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
     if (!finished) {
       controller.abort();
       if (sent) void killQuery(target, queryId);
@@ -121,7 +129,17 @@ export function storageErrorOf(text: string, status: number): StorageError {
 }
 
 function abortReason(signal: AbortSignal): unknown {
+  // The client's own bound is the storage not answering in time, not a caller's cancellation.
+  if (ownTimeouts.has(signal)) return new StorageError(`The storage server did not answer within ${UNSIGNALLED_TIMEOUT_MS / 1000} s.`, 503, undefined);
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+const ownTimeouts = new WeakSet<AbortSignal>();
+
+function ownTimeout(): AbortSignal {
+  const signal = AbortSignal.timeout(UNSIGNALLED_TIMEOUT_MS);
+  ownTimeouts.add(signal);
+  return signal;
 }
 
 /**
