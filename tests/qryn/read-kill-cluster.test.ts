@@ -1,3 +1,4 @@
+import { eventually } from '../support/qryn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectExternalStorage } from '../../server/products/qryn/external-storage';
 import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
@@ -26,15 +27,8 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-/** Polls until `check` holds, for at most `boundMs`; answers whether it did. */
-async function eventually(check: () => Promise<boolean>, boundMs = 20_000): Promise<boolean> {
-  const until = Date.now() + boundMs;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
+/** Polls until `check` holds, failing past `boundMs`. */
+const until = (check: () => Promise<boolean>, boundMs = 20_000) => eventually(async () => ((await check()) ? true : undefined), boundMs);
 
 /** On how many nodes a part of the query runs. */
 async function nodesRunning(queryId: string): Promise<number> {
@@ -52,10 +46,10 @@ async function abortOnEveryNode(endpoint: StorageEndpoint, queryId: string) {
   const read = (async () => {
     for await (const rows of client.streamRows('SELECT sum(cityHash64(toString(number))) AS s FROM default.numbers_everywhere', { signal: controller.signal, queryId })) void rows;
   })().then(() => 'done', (error: unknown) => error);
-  expect(await eventually(async () => (await nodesRunning(queryId)) === 2)).toBe(true);
+  await until(async () => (await nodesRunning(queryId)) === 2);
   controller.abort();
   expect(await read).toBeInstanceOf(DOMException);
-  expect(await eventually(async () => (await nodesRunning(queryId)) === 0)).toBe(true);
+  await until(async () => (await nodesRunning(queryId)) === 0);
 }
 
 describe('reads killed on every node of a cluster', () => {
