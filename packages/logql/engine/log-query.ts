@@ -83,8 +83,11 @@ export async function* linesInOrder(querier: LogQuerier, params: LogSelectParams
   const stored = await querier.selectLogs(params, signal);
   const n = stored.reduce((a, s) => a + s.lines.length, 0);
   if (n > limits.maxLinesRead) throw linesReadError(n, limits.maxLinesRead);
-  // Stream by stream, as the store grouped them: the final sort orders them.
-  for (const s of stored) yield s.lines.map((line, i) => ({ labels: s.labels, tsNs: s.timestamps[i], line }));
+  // In time order as a streaming store answers (equal times in the order of the streams), for the evaluators that
+  // go through the lines once in time order.
+  const rows = stored.flatMap((s, stream) => s.lines.map((line, i) => ({ row: { labels: s.labels, tsNs: s.timestamps[i], line }, stream })));
+  rows.sort((a, b) => (a.row.tsNs < b.row.tsNs ? -1 : a.row.tsNs > b.row.tsNs ? 1 : a.stream - b.stream));
+  yield rows.map((r) => r.row);
 }
 
 export async function logQuery(querier: LogQuerier, expr: LogSelectorExpr, req: QueryRequest, limits: EngineLimits, stats: QueryStats, signal?: AbortSignal): Promise<QueryData> {

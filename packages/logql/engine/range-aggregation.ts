@@ -6,6 +6,7 @@ import { pipelineError, seriesLimitError } from './errors';
 import { canceled, linesInOrder, linesReadError, ReadCounter, runPipelineOver } from './log-query';
 import { labelsKey, labelsString, type Labels } from './labels';
 import type { Ctx, Series } from './metric-value';
+import { RangeStepEvaluator, type EvaluatedSeries, type Sample } from './range-step-evaluator';
 import { ownLabel } from '../../labels/own-label';
 
 // Range aggregations (count_over_time, rate, the unwrapped *_over_time …) as Loki's range vector step evaluator:
@@ -13,12 +14,6 @@ import { ownLabel } from '../../labels/own-label';
 // (t − offset − range, t − offset] are aggregated. Counting ones whose stages the store can run are answered from
 // the store's counts per step bucket (pushedCounts).
 
-/** One sample of a log range: time, value, and the stream it came from. */
-interface Sample {
-  ts: bigint;
-  value: number;
-  stream: number;
-}
 
 export const INJECTABLE = new Set<RangeOp>(['bytes_over_time', 'bytes_rate', 'sum_over_time', 'rate', 'count_over_time']);
 
@@ -51,7 +46,12 @@ export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 
     ctx.limits,
     ctx.signal,
   );
-  const bySeries = new Map<string, { labels: Labels; samples: Sample[]; firstStream: number; firstLine: number }>();
+  const evaluator = new RangeStepEvaluator(
+    ctx.steps,
+    R,
+    off,
+    op === 'absent_over_time' ? () => 1 : (win, start, end) => aggregateWindow(op, win, R, e.param, start, end),
+  );
   const extract = sampleExtractor(e, injected);
   const run = compilePipeline(plan.rest);
   const counter = new ReadCounter(ctx.stats, ctx.limits, ctx.signal);
@@ -67,47 +67,24 @@ export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 
       if (entry) {
         ctx.stats.postFilterLines++;
         const sample = extract(entry);
-        if (sample) {
-          const key = labelsKey(sample.labels);
-          let series = bySeries.get(key);
-          if (!series) bySeries.set(key, (series = { labels: sample.labels, samples: [], firstStream: stream.index, firstLine: lineIndex }));
-          series.samples.push({ ts: entry.tsNs, value: sample.value, stream: stream.index });
-        }
+        if (sample) evaluator.add(labelsKey(sample.labels), sample.labels, { ts: entry.tsNs, value: sample.value, stream: stream.index }, lineIndex);
       }
       await counter.pause();
     }
     if (ctx.signal?.aborted) throw canceled();
   }
-  // Series and samples in the order of the streams' own (the order a store answering whole streams gives): the sums
-  // of a window add the same numbers in the same order whatever order the store sent equal times in.
-  const ordered = [...bySeries.values()].sort((a, b) => a.firstStream - b.firstStream || a.firstLine - b.firstLine);
-  if (op === 'absent_over_time') return absent(ctx, e, ordered.map((s) => s.samples));
+  const evaluated = evaluator.finish();
+  if (op === 'absent_over_time') return absent(ctx, e, evaluated);
   const out: Series[] = [];
-  for (const s of ordered) {
-    if (s.samples.length > 1) s.samples.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.stream - b.stream));
-    const values = windows(ctx.steps, R, off, s.samples, (win, start, end) => aggregateWindow(op, win, R, e.param, start, end));
-    if (values.some((v) => v !== undefined)) {
+  for (const s of evaluated) {
+    if (s.values.some((v) => v !== undefined)) {
       const err = s.labels[ERROR_LABEL];
       if (err !== undefined && err !== '') throw pipelineError(labelsString(s.labels), err);
-      out.push({ labels: s.labels, values });
+      out.push(s);
     }
     if (out.length > ctx.limits.maxSeries * 4) throw seriesLimitError(ctx.limits.maxSeries);
   }
   return out;
-}
-
-/** For each step t the samples in (t - offset - range, t - offset], handed to `agg` (which may answer undefined). */
-function windows(steps: bigint[], R: bigint, off: bigint, samples: Sample[], agg: (win: Sample[], start: bigint, end: bigint) => number | undefined): (number | undefined)[] {
-  let lo = 0;
-  let hi = 0;
-  return steps.map((t) => {
-    const end = t - off;
-    const start = end - R;
-    while (hi < samples.length && samples[hi].ts <= end) hi++;
-    while (lo < hi && samples[lo].ts <= start) lo++;
-    if (lo >= hi) return undefined;
-    return agg(samples.slice(lo, hi), start, end);
-  });
 }
 
 function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): (entry: Entry) => { labels: Labels; value: number } | null {
@@ -240,10 +217,9 @@ function counterRate(win: Sample[], start: bigint, end: bigint): number | undefi
   return (result * (interval / sampled)) / sec(end - start);
 }
 
-function absent(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, all: Sample[][]): Series[] {
-  const merged = all.flat().sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
-  const present = windows(ctx.steps, e.range.rangeNs, e.range.offsetNs, merged, () => 1);
-  const values = present.map((p) => (p === undefined ? 1 : undefined));
+/** absent_over_time: 1 at the steps where no series has a sample in the window. */
+function absent(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, evaluated: EvaluatedSeries[]): Series[] {
+  const values = ctx.steps.map((_, i) => (evaluated.some((s) => s.values[i] !== undefined) ? undefined : 1));
   if (values.every((v) => v === undefined)) return [];
   const labels: Labels = {};
   const seen = new Set<string>();
