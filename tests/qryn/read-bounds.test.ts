@@ -11,6 +11,7 @@ import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier
 import { evaluatePromql } from '../../server/products/qryn/promql-evaluate';
 import { promqlSettings } from '../../server/products/qryn/promql-settings';
 import { readSettings } from '../../server/products/qryn/read-settings';
+import { seriesRows } from '../../server/products/qryn/series-rows';
 import { StorageError, storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
 import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
 import { NS_PER_S, loadBigLogs, loadManySeries } from '../support/big-read-data';
@@ -159,6 +160,24 @@ describe('bounds refused naming the limit', () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).code).toBe(158);
+  });
+
+  it('an error ClickHouse writes into a body it already began is read as that error', async () => {
+    const sql = 'SELECT number, throwIf(number = 300000) AS t FROM system.numbers LIMIT 400000';
+    const rows = await (async () => {
+      let n = 0;
+      for await (const batch of client.streamRows(sql, { params: 'max_block_size=1000' })) n += batch.length;
+      return n;
+    })().catch((e: unknown) => e);
+    expect(rows).toBeInstanceOf(StorageError);
+    expect((rows as StorageError).code).toBe(395);
+    const binary = await (async () => {
+      const rowSql = `SELECT toUInt64(number) AS fp, [toUInt32(number)] AS t, [toFloat32(1)] AS v32, emptyArrayFloat64() AS v64,
+        if(throwIf(number = 300000) = 0, '{}', '') AS labels FROM system.numbers LIMIT 400000`;
+      for await (const row of seriesRows(client.streamRowBinary(rowSql, { params: 'max_block_size=1000' }), 0)) void row;
+    })().catch((e: unknown) => e);
+    expect(binary).toBeInstanceOf(StorageError);
+    expect((binary as StorageError).code).toBe(395);
   });
 
   it('a LogQL read past QRYN_READ_MAX_ROWS_TO_READ is Loki\'s 400 naming the setting, not a 503', async () => {

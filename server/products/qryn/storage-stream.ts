@@ -89,15 +89,19 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
 /** The lines of `sql`'s JSONEachRow answer, parsed one by one as they arrive (the SQL must end in FORMAT JSONEachRow). */
 export async function* streamJsonRows<T>(target: StreamTarget, sql: string, options: StreamOptions = {}): AsyncGenerator<T[]> {
   const decoder = new TextDecoder();
-  let pending = '';
+  // The start of a row still incomplete, in pieces: a long row (a whole array of lines) is joined once, not re-scanned
+  // with every chunk.
+  let pending: string[] = [];
   for await (const chunk of streamQuery(target, sql, options)) {
-    const text = pending + decoder.decode(chunk, { stream: true });
-    const end = text.lastIndexOf('\n');
-    if (end < 0) {
-      pending = text;
+    const piece = decoder.decode(chunk, { stream: true });
+    const last = piece.lastIndexOf('\n');
+    if (last < 0) {
+      pending.push(piece);
       continue;
     }
-    pending = text.slice(end + 1);
+    const text = pending.join('') + piece;
+    const end = text.length - piece.length + last;
+    pending = [text.slice(end + 1)];
     const rows: T[] = [];
     let at = 0;
     while (at < end) {
@@ -107,8 +111,8 @@ export async function* streamJsonRows<T>(target: StreamTarget, sql: string, opti
     }
     yield rows;
   }
-  pending += decoder.decode();
-  if (pending.trim() !== '') yield [parseRow<T>(pending)];
+  const rest = pending.join('') + decoder.decode();
+  if (rest.trim() !== '') yield [parseRow<T>(rest)];
 }
 
 /** A JSONEachRow line; ClickHouse writes an error that happens after the first block into the body as text. */
