@@ -37,8 +37,8 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
   signal.addEventListener('abort', onAbort, { once: true });
   let finished = false;
   let sent = false;
+  let response: Response | undefined;
   try {
-    let response: Response | undefined;
     for (let attempt = 0; !response; attempt++) {
       try {
         sent = true;
@@ -81,7 +81,8 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
     signal.removeEventListener('abort', onAbort);
     if (!finished) {
       controller.abort();
-      if (sent) void killQuery(target, queryId);
+      // Before the answer's head came the server may not have registered the query yet: the KILL is then repeated.
+      if (sent) void killQuery(target, queryId, response === undefined);
     }
   }
 }
@@ -148,15 +149,15 @@ function ownTimeout(): AbortSignal {
 
 /**
  * Stops the query on every server it may run on. A KILL that arrives before the server registered the query finds
- * nothing, so it is sent again a few times until one finds it (or the query is known to have ended).
+ * nothing, so with `repeat` it is sent again a few times until one finds it.
  */
-export async function killQuery(target: StreamTarget, queryId: string): Promise<void> {
+export async function killQuery(target: StreamTarget, queryId: string, repeat = true): Promise<void> {
   const nodes = await clusterNodes(target.endpoint);
   const sql = `KILL QUERY WHERE query_id = ${literal(queryId)} OR initial_query_id = ${literal(queryId)} ASYNC FORMAT TabSeparated`;
   await Promise.all(
     nodes.map(async (url, index) => {
       // Only the entry server is asked again: the shards' parts end when the entry's query is killed.
-      for (let attempt = 0; attempt < (index === 0 ? 5 : 1); attempt++) {
+      for (let attempt = 0; attempt < (index === 0 && repeat ? 5 : 1); attempt++) {
         try {
           const response = await fetch(`${url}/`, { method: 'POST', headers: target.headers, body: sql, signal: AbortSignal.timeout(KILL_TIMEOUT_MS) });
           const text = await response.text();
