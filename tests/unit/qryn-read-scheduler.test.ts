@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReadScheduler, ReadRefused, ReadTimedOut, type ReadStart } from '../../server/products/qryn/read-scheduler';
-import { readSettings } from '../../server/products/qryn/read-settings';
+import { readSchedulerSettings } from '../../server/products/qryn/read-scheduler-settings';
 import { checkReadSettings } from '../../server/products/qryn/gateway';
 
 // The read scheduler (server/products/qryn/read-scheduler.ts): reads wait in a queue per instance and are started
@@ -173,16 +173,16 @@ describe('the read scheduler', () => {
 
 describe("the read scheduler's settings", () => {
   it('has defaults and reads well-formed values', () => {
-    expect(readSettings({})).toEqual({ concurrency: 8, instanceRunning: 2, instanceQueued: 16 });
-    expect(readSettings({ QRYN_READ_CONCURRENCY: '4', QRYN_READ_INSTANCE_RUNNING: '4', QRYN_READ_INSTANCE_QUEUED: '0' })).toEqual({ concurrency: 4, instanceRunning: 4, instanceQueued: 0 });
-    expect(readSettings({ QRYN_READ_CONCURRENCY: '1' }).instanceRunning).toBe(1);
+    expect(readSchedulerSettings({})).toEqual({ concurrency: 8, instanceRunning: 2, instanceQueued: 16 });
+    expect(readSchedulerSettings({ QRYN_READ_CONCURRENCY: '4', QRYN_READ_INSTANCE_RUNNING: '4', QRYN_READ_INSTANCE_QUEUED: '0' })).toEqual({ concurrency: 4, instanceRunning: 4, instanceQueued: 0 });
+    expect(readSchedulerSettings({ QRYN_READ_CONCURRENCY: '1' }).instanceRunning).toBe(1);
   });
 
   it('refuses a malformed setting by name', () => {
-    expect(() => readSettings({ QRYN_READ_CONCURRENCY: 'many' })).toThrow(/QRYN_READ_CONCURRENCY/);
-    expect(() => readSettings({ QRYN_READ_CONCURRENCY: '0' })).toThrow(/QRYN_READ_CONCURRENCY/);
-    expect(() => readSettings({ QRYN_READ_INSTANCE_QUEUED: '-1' })).toThrow(/QRYN_READ_INSTANCE_QUEUED/);
-    expect(() => readSettings({ QRYN_READ_CONCURRENCY: '2', QRYN_READ_INSTANCE_RUNNING: '3' })).toThrow(/QRYN_READ_INSTANCE_RUNNING/);
+    expect(() => readSchedulerSettings({ QRYN_READ_CONCURRENCY: 'many' })).toThrow(/QRYN_READ_CONCURRENCY/);
+    expect(() => readSchedulerSettings({ QRYN_READ_CONCURRENCY: '0' })).toThrow(/QRYN_READ_CONCURRENCY/);
+    expect(() => readSchedulerSettings({ QRYN_READ_INSTANCE_QUEUED: '-1' })).toThrow(/QRYN_READ_INSTANCE_QUEUED/);
+    expect(() => readSchedulerSettings({ QRYN_READ_CONCURRENCY: '2', QRYN_READ_INSTANCE_RUNNING: '3' })).toThrow(/QRYN_READ_INSTANCE_RUNNING/);
   });
 
   it('are checked with the other read settings when the gateway is made (the platform does not start)', () => {

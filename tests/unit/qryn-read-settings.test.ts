@@ -17,6 +17,8 @@ describe("the query calls' settings are checked when the gateway is made", () =>
   it('refuses a malformed LogQL or PromQL setting by name', () => {
     expect(() => checkReadSettings({ QRYN_LOKI_WORKERS: 'abc' })).toThrow(/QRYN_LOKI_WORKERS/);
     expect(() => checkReadSettings({ QRYN_PROMQL_WORKERS: 'two' })).toThrow(/QRYN_PROMQL_WORKERS/);
+    expect(() => checkReadSettings({ QRYN_READ_MAX_ROWS_TO_READ: '1e9' })).toThrow(/QRYN_READ_MAX_ROWS_TO_READ/);
+    expect(() => checkReadSettings({ QRYN_READ_MAX_EXECUTION_TIME: '0' })).toThrow(/QRYN_READ_MAX_EXECUTION_TIME/);
   });
 
   it('a gateway is not made with a malformed setting in the environment', () => {

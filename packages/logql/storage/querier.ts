@@ -23,6 +23,23 @@ export interface StoredStream {
   lines: string[];
 }
 
+/** One stored line with its stream's labels. */
+export interface StoredLine {
+  labels: Record<string, string>;
+  tsNs: bigint;
+  line: string;
+}
+
+export interface LogStreamParams extends Omit<LogSelectParams, 'limit'> {
+  /**
+   * Read the range in consecutive time windows (in `direction` order), each asked of the store only when the reader
+   * wants more: a reader that stops early has read little of a long range.
+   */
+  windowed?: boolean;
+  /** At most this many lines in total, when the store alone decides which lines are answered. */
+  limit?: number;
+}
+
 export interface BucketParams {
   matchers: LabelMatcher[];
   lineFilters: LineFilterStage[];
@@ -49,6 +66,11 @@ export interface StreamBuckets {
 
 export interface LogQuerier {
   selectLogs(params: LogSelectParams, signal?: AbortSignal): Promise<StoredStream[]>;
+  /**
+   * Optional: the lines in `direction` order (time, then stream), in batches as the store sends them. Leaving the
+   * loop early (or aborting) stops the store's reading.
+   */
+  streamLogs?(params: LogStreamParams, signal?: AbortSignal): AsyncIterable<StoredLine[]>;
   /** Optional push-down: lines and bytes per stream and bucket. */
   countBuckets?(params: BucketParams, signal?: AbortSignal): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }>;
 }

@@ -56,17 +56,31 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
     const deadline = Date.now() + opts.timeoutMs;
     const plan = planQuery(expr, { startMs, endMs, stepMs: instant ? 0 : stepMs, lookbackDeltaMs: opts.lookbackDeltaMs, subqueryStepMs: opts.subqueryStepMs });
+    // Samples are counted as the store reads them (a store that streams stops at the limit, before the rest is
+    // loaded); one selection's failure stops the others' reads.
+    let loaded = 0;
+    const samples = {
+      add(n: number) {
+        loaded += n;
+        if (loaded > opts.maxSamples) throw executionError(TOO_MANY_SAMPLES);
+      },
+    };
+    const stop = new AbortController();
+    const reads = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     const data = await withDeadline(
-      Promise.all(plan.selections.map((s) => querier.select(s.matchers, s.hints, signal))),
+      Promise.all(plan.selections.map((s) => querier.select(s.matchers, { ...s.hints, samples }, reads))),
       deadline,
       signal,
-    );
-    let samples = 0;
+    ).catch((error: unknown) => {
+      stop.abort();
+      throw error;
+    });
+    let total = 0;
     const sorted: Series[][] = data.map((list) => {
-      for (const s of list) samples += s.values.length;
+      for (const s of list) total += s.values.length;
       return sortSeries(list);
     });
-    if (samples > opts.maxSamples) throw executionError(TOO_MANY_SAMPLES);
+    if (total > opts.maxSamples) throw executionError(TOO_MANY_SAMPLES);
     const evaluator = new Evaluator(
       {
         lookbackDeltaMs: opts.lookbackDeltaMs, maxSamples: opts.maxSamples, subqueryStepMs: opts.subqueryStepMs,
@@ -79,7 +93,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     for (let i = 0; i < count; i++) steps[i] = startMs + i * stepMs;
     const result = evaluator.eval(expr, steps);
     const value = instant ? instantValue(expr, result, startMs) : rangeValue(result, steps);
-    return { value, warnings: [], stats: { samples } };
+    return { value, warnings: [], stats: { samples: total } };
   };
 
   return {

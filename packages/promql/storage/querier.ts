@@ -27,6 +27,15 @@ export interface SelectHints {
   /** Labels of an aggregation directly over the selector (`sum by (le)`), and whether they are `by` or `without`. */
   grouping?: string[];
   by?: boolean;
+  /**
+   * The query's sample budget, shared by all its selectors: the store adds each series' sample count as it reads it,
+   * before holding the samples, and stops when `add` throws (the query went past its maxSamples).
+   */
+  samples?: SampleBudget;
+}
+
+export interface SampleBudget {
+  add(samples: number): void;
 }
 
 export interface Series {

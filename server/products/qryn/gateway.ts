@@ -19,6 +19,7 @@ import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
 import { promqlSettings } from './promql-settings';
+import { readSchedulerSettings } from './read-scheduler-settings';
 import { readSettings } from './read-settings';
 import { tempoApi } from './tempo-api';
 
@@ -59,6 +60,7 @@ const KNOWN_GOOD_MS = 60 * 60_000;
 export function checkReadSettings(env: NodeJS.ProcessEnv): void {
   promqlSettings(env);
   lokiQueryLimits(env);
+  readSchedulerSettings(env);
   readSettings(env);
 }
 

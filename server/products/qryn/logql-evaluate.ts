@@ -6,6 +6,7 @@ import { createLogsQuerier } from './logs-querier';
 import { LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob } from './logql-pool';
 import { workerStorageClient } from './query-worker-loop';
 import { StorageError, type StorageClient } from './storage-client';
+import { currentReadSettings, limitRefusal } from './read-settings';
 
 // One LogQL query (query or query_range) evaluated by the engine (packages/logql) over an instance's lines and
 // answered as Loki's HTTP API shapes it, with its `stats`: errors are plain text with Loki's status (400 for the
@@ -20,6 +21,8 @@ export async function evaluateLogql(job: LogqlJob, signal?: AbortSignal, client?
     const querier = createLogsQuerier(client ?? workerStorageClient(job.endpoint), job.database);
     const { data, stats } = await runQuery(querier, job.request, job.limits, abort);
     if (timeout.aborted) return lokiPlain(504, LOKI_TIMEOUT_MESSAGE);
+    const tooLarge = overAnswerCap(data);
+    if (tooLarge) return lokiPlain(400, tooLarge);
     const execTime = (performance.now() - started) / 1000;
     const returned = data.resultType === 'streams' ? data.result.reduce((n, s) => n + s.values.length, 0) : 0;
     const body = JSON.stringify({
@@ -52,7 +55,23 @@ export async function evaluateLogql(job: LogqlJob, signal?: AbortSignal, client?
     if (timeout.aborted) return lokiPlain(504, LOKI_TIMEOUT_MESSAGE);
     if (error instanceof LogQLParseError || error instanceof RegexError) return lokiPlain(400, error.message);
     if (error instanceof LogQLQueryError) return lokiPlain(error.status, error.message);
+    if (error instanceof StorageError) {
+      // ClickHouse stopped the read at one of its bounds: Loki's answer for a query past a limit, naming the limit.
+      if (error.code === 159) return lokiPlain(504, LOKI_TIMEOUT_MESSAGE);
+      const refusal = limitRefusal(error.code);
+      if (refusal) return lokiPlain(400, `${refusal}; consider adding more specific stream selectors or reduce the time range of the query`);
+    }
     if (error instanceof StorageError) return { error: { kind: 'storage', message: error.message, status: error.status, code: error.code } };
     return { error: { kind: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } };
   }
+}
+
+/** Loki's text for an answer past the points cap (QRYN_LOKI_MAX_ANSWER_POINTS), in the form of its series limit. */
+function overAnswerCap(data: Awaited<ReturnType<typeof runQuery>>['data']): string | undefined {
+  if (data.resultType !== 'matrix') return undefined;
+  const limit = currentReadSettings().logqlMaxPoints;
+  let points = 0;
+  for (const s of data.result) points += s.values.length;
+  if (points <= limit) return undefined;
+  return `maximum number of points (${limit}) reached for a single query; consider reducing query cardinality by adding more specific stream selectors, reducing the time range or the resolution (step), or aggregating results with functions like sum(), count() or topk()`;
 }

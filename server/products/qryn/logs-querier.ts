@@ -1,13 +1,20 @@
-import type { BucketParams, LogQuerier, LogSelectParams, StoredStream, StreamBuckets } from '../../../packages/logql/storage/querier';
+import type { BucketParams, LogQuerier, LogSelectParams, LogStreamParams, StoredLine, StoredStream, StreamBuckets } from '../../../packages/logql/storage/querier';
 import type { LabelMatcher, LineFilterStage } from '../../../packages/logql/syntax/ast';
 import { toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 import { identifier, literal, type StorageClient } from './storage-client';
 import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
 import { FLAT_JSON, JSON_FLAT_COLUMN } from './flat-json';
+import { clickhouseReadParams, currentReadSettings } from './read-settings';
 
 // The LogQL engine's store on an instance's ClickHouse 18.16 database: streams by matchers through the label index
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
 // form 18.16's match() reads correctly), limit and direction, and lines and bytes per step bucket with intDiv.
+// Lines are read as ClickHouse sends them (JSONEachRow, batch by batch) under the read bounds of read-settings.ts;
+// a log query that needs few lines reads its range in growing time windows and stops asking when it has enough.
+
+/** A windowed read's first window is this fraction of the range; each next one is twice the previous. */
+const FIRST_WINDOW_PARTS = 256n;
+const MIN_WINDOW_NS = 1_000_000n;
 
 export function lineFilterSql(f: LineFilterStage): string {
   const positive = f.op === '|=' || f.op === '|~';
@@ -37,40 +44,71 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
   const dates = (startNs: bigint, endNs: bigint) => dateClause({ startNs, endNs });
   const fingerprints = (matchers: LabelMatcher[], startNs: bigint, endNs: bigint) => fingerprintsSql(db, 'logs', matchers, { startNs, endNs });
   const labelsOf = (fps: string[]) => labelsByFingerprint(client, db, 'logs', fps);
+  const params = () => clickhouseReadParams(currentReadSettings());
+
+  /** The lines of [startNs, lastNs] in direction order, batch by batch, each with its stream's labels (one object per stream). */
+  async function* readWindow(p: LogStreamParams, startNs: bigint, lastNs: bigint, known: Map<string, Record<string, string>>, signal?: AbortSignal): AsyncGenerator<StoredLine[]> {
+    const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
+    const order = p.direction === 'forward' ? 'ASC' : 'DESC';
+    const sql = `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
+         WHERE ${dates(startNs, lastNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${lastNs}
+           AND fingerprint IN (${fingerprints(p.matchers, startNs, lastNs)})${filters}
+         ORDER BY timestamp_ns ${order}, fingerprint ${order}${p.limit !== undefined ? ` LIMIT ${p.limit}` : ''}`;
+    for await (const rows of client.streamRows<{ fp: string; ts: string; line: string }>(sql, { signal, params: params() })) {
+      const unknown = [...new Set(rows.map((r) => r.fp).filter((fp) => !known.has(fp)))];
+      if (unknown.length > 0) {
+        const found = await labelsOf(unknown);
+        // A stream without a series row (cannot happen on a consistent store) still gets one labels object.
+        for (const fp of unknown) known.set(fp, found.get(fp) ?? {});
+      }
+      yield rows.map((r) => ({ labels: known.get(r.fp)!, tsNs: BigInt(r.ts), line: r.line }));
+    }
+  }
+
+  async function* streamLines(p: LogStreamParams, signal?: AbortSignal): AsyncGenerator<StoredLine[]> {
+    if (p.endNs <= p.startNs) return;
+    const known = new Map<string, Record<string, string>>();
+    const last = p.endNs - 1n;
+    if (!p.windowed || p.limit !== undefined) {
+      yield* readWindow(p, p.startNs, last, known, signal);
+      return;
+    }
+    let width = (p.endNs - p.startNs) / FIRST_WINDOW_PARTS;
+    if (width < MIN_WINDOW_NS) width = MIN_WINDOW_NS;
+    if (p.direction === 'forward') {
+      for (let from = p.startNs; from <= last; from += width, width *= 2n) {
+        yield* readWindow(p, from, from + width - 1n < last ? from + width - 1n : last, known, signal);
+      }
+    } else {
+      for (let to = last; to >= p.startNs; to -= width, width *= 2n) {
+        yield* readWindow(p, to - width + 1n > p.startNs ? to - width + 1n : p.startNs, to, known, signal);
+      }
+    }
+  }
 
   return {
-    async selectLogs(p: LogSelectParams): Promise<StoredStream[]> {
-      if (p.endNs <= p.startNs) return [];
-      const last = p.endNs - 1n;
-      const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
-      const order = p.direction === 'forward' ? 'ASC' : 'DESC';
-      const rows = await client.query<{ fp: string; ts: string; line: string }>(
-        `SELECT toString(fingerprint) AS fp, toString(timestamp_ns) AS ts, line FROM ${db}.log_samples
-         WHERE ${dates(p.startNs, last)} AND timestamp_ns >= ${p.startNs} AND timestamp_ns <= ${last}
-           AND fingerprint IN (${fingerprints(p.matchers, p.startNs, last)})${filters}
-         ORDER BY timestamp_ns ${order}, fingerprint ${order}${p.limit !== undefined ? ` LIMIT ${p.limit}` : ''}`,
-      );
-      const byFp = new Map<string, { ts: bigint[]; lines: string[] }>();
-      for (const r of rows) {
-        let s = byFp.get(r.fp);
-        if (!s) {
-          s = { ts: [], lines: [] };
-          byFp.set(r.fp, s);
+    async selectLogs(p: LogSelectParams, signal?: AbortSignal): Promise<StoredStream[]> {
+      const byFp = new Map<Record<string, string>, { ts: bigint[]; lines: string[] }>();
+      for await (const batch of streamLines(p, signal)) {
+        for (const r of batch) {
+          let s = byFp.get(r.labels);
+          if (!s) byFp.set(r.labels, (s = { ts: [], lines: [] }));
+          s.ts.push(r.tsNs);
+          s.lines.push(r.line);
         }
-        s.ts.push(BigInt(r.ts));
-        s.lines.push(r.line);
       }
-      const labels = await labelsOf([...byFp.keys()]);
-      return [...byFp].map(([fp, s]) => {
+      return [...byFp].map(([labels, s]) => {
         if (p.direction === 'backward') {
           s.ts.reverse();
           s.lines.reverse();
         }
-        return { labels: labels.get(fp) ?? {}, timestamps: s.ts, lines: s.lines };
+        return { labels, timestamps: s.ts, lines: s.lines };
       });
     },
 
-    async countBuckets(p: BucketParams): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }> {
+    streamLogs: (p, signal) => streamLines(p, signal),
+
+    async countBuckets(p: BucketParams, signal?: AbortSignal): Promise<{ buckets: StreamBuckets[]; others?: StoredStream[] }> {
       const startNs = p.originNs + 1n;
       const endNs = p.originNs + p.widthNs * BigInt(p.count);
       const filters = p.lineFilters.map((f) => ` AND ${lineFilterSql(f)}`).join('');
@@ -86,14 +124,14 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
         keys.length === 0 ? '1' : (await hasFlatColumn(client, db)) ? `${JSON_FLAT_COLUMN} = 1` : `match(line, ${literal(FLAT_JSON)})${repeats.map((r) => ` AND NOT ${r}`).join('')}`;
       const extracted = keys.map((k, i) => `, if(flat, visitParamExtractRaw(line, ${literal(k)}), '') AS j${i}`).join('');
       const others = keys.length > 0 ? `, groupArrayIf(toString(timestamp_ns), NOT flat) AS other_ts, groupArrayIf(line, NOT flat) AS other_lines` : '';
-      const rows = await client.query<Record<string, string> & { other_ts?: string[]; other_lines?: string[] }>(
-        `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, ${flat} AS flat,
+      const rows: (Record<string, string> & { other_ts?: string[]; other_lines?: string[] })[] = [];
+      const sql = `SELECT toString(fingerprint) AS fp, toString(intDiv(timestamp_ns - ${p.originNs} - 1, ${p.widthNs})) AS b, ${flat} AS flat,
            toString(countIf(flat)) AS n, toString(sumIf(length(line), flat)) AS bytes${extracted}${others}
          FROM ${db}.log_samples
          WHERE ${dates(startNs, endNs)} AND timestamp_ns >= ${startNs} AND timestamp_ns <= ${endNs}
            AND fingerprint IN (${fingerprints(p.matchers, startNs, endNs)})${filters}
-         GROUP BY fingerprint, b, flat${keys.map((_, i) => `, j${i}`).join('')}`,
-      );
+         GROUP BY fingerprint, b, flat${keys.map((_, i) => `, j${i}`).join('')}`;
+      for await (const batch of client.streamRows<(typeof rows)[number]>(sql, { signal, params: params() })) for (const r of batch) rows.push(r);
       const byFp = new Map<string, StreamBuckets & { fp: string }>();
       const otherByFp = new Map<string, { ts: bigint[]; lines: string[] }>();
       for (const r of rows) {

@@ -6,6 +6,7 @@ import { formParams, type ReadRequest } from './gateway-http';
 import { evaluateLogql } from './logql-evaluate';
 import { createLogqlPool, LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob, type LogqlPool } from './logql-pool';
 import { logqlThroughCache } from './range-cache-calls';
+import { workerEndpoint } from './query-worker-loop';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 import { ReadError } from './read-error';
 import { StorageError } from './storage-client';
@@ -176,9 +177,7 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     const direction = (params.get('direction') ?? 'backward').toLowerCase();
     if (direction !== 'backward' && direction !== 'forward') throw new LogQLQueryError(`invalid direction '${direction.slice(0, 20)}'`);
     const request = { query, startNs, endNs, stepNs, instant, limit, direction, intervalNs } as const;
-    // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
-    const { url: storageUrl, user, password } = r.storage.endpoint;
-    const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
+    const job: LogqlJob = { endpoint: await workerEndpoint(r.storage.endpoint), database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
     // A metric range query's kept intervals come from the results cache; what is left is one scheduled evaluation.
     const answer = await logqlThroughCache(r, job, (j) => evaluate(r, j, limits.workers));
     send(res, answer);

@@ -1,7 +1,8 @@
 import type { LabelMatcher, Labels, Querier, SelectHints, Series } from '../../../packages/promql/storage/querier';
 import { fingerprintsSql } from './label-index';
 import { StorageError, identifier, literal, type StorageClient } from './storage-client';
-import { STALE_NAN_BITS } from './ingest/batch';
+import { clickhouseReadParams, currentReadSettings } from './read-settings';
+import { rowLabels, seriesRows } from './series-rows';
 
 // The PromQL engine's store over an instance's ClickHouse tables, and the metadata lookups of the Prometheus API:
 // - selection through the label index (series_labels), one subquery per matcher; regexes go through
@@ -9,6 +10,7 @@ import { STALE_NAN_BITS } from './ingest/batch';
 // - samples of exactly the window the engine asks for (`timestamp_ns BETWEEN`, in whole milliseconds, plus the day
 //   partitions), grouped per series in ClickHouse and sent as RowBinary: Float64 values arrive as their 8 bytes, so NaN, ±Inf and stale
 //   markers (NaN with the bits 0x7ff0000000000002) survive, and 10,000 series × 240 samples parse in milliseconds;
+//   the body is parsed as it arrives (series-rows.ts), each series charged to the query's sample budget;
 // - optionally (stepWindowPushdown), when a range function's step is longer than its range (long ranges at a coarse
 //   step), only the samples inside some step's window are read (`modulo(timestamp − first window start, step) ≤ range`).
 
@@ -47,84 +49,6 @@ export function compareLabels(a: Labels, b: Labels): number {
     if (av !== bv) return av < bv ? -1 : 1;
   }
   return ak.length - bk.length;
-}
-
-/** `n` 4-byte elements of `buf` from `at`: a view when the offset is aligned, else an aligned copy. */
-function view32<T extends Uint32Array | Float32Array>(Type: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T }, buf: Buffer, at: number, n: number): T {
-  const offset = buf.byteOffset + at;
-  if (offset % 4 === 0) return new Type(buf.buffer, offset, n);
-  const copy = new Type(n);
-  new Uint8Array(copy.buffer).set(buf.subarray(at, at + n * 4));
-  return copy;
-}
-
-/**
- * RowBinary reader of `fingerprint UInt64, t Array(UInt32 | Int64), v32 Array(Float32), v64 Array(Float64), labels
- * String` rows (one of v32 and v64 is empty: an empty series has neither, and is skipped by the caller). Times come
- * as UInt32 milliseconds after `baseMs` when the window is shorter than 2^32 ms (49 days; a third less to send and
- * parse than Int64), else as Int64 milliseconds.
- */
-function readSeriesRows(
-  buf: Buffer, baseMs: number | undefined,
-  onRow: (labels: string, times: Float64Array, values: Float64Array, stale: Uint8Array | undefined) => void,
-): void {
-  let at = 0;
-  const varint = () => {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = buf[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return value;
-      shift += 7;
-    }
-  };
-  while (at < buf.length) {
-    at += 8; // the fingerprint
-    const n = varint();
-    const times = new Float64Array(n);
-    if (baseMs !== undefined) {
-      // Little-endian words (every platform Node runs on here is little-endian), read in place when aligned.
-      const words = view32(Uint32Array, buf, at, n);
-      for (let i = 0; i < n; i++) times[i] = baseMs + words[i];
-      at += n * 4;
-    } else {
-      for (let i = 0; i < n; i++) times[i] = Number(buf.readBigInt64LE(at + i * 8));
-      at += n * 8;
-    }
-    const narrowCount = varint();
-    if (narrowCount > 0) {
-      // Float32 values: exact (ClickHouse sent them only when every value converts back to itself), never NaN.
-      const floats = view32(Float32Array, buf, at, narrowCount);
-      const values = new Float64Array(narrowCount);
-      for (let i = 0; i < narrowCount; i++) values[i] = floats[i];
-      at += narrowCount * 4;
-      at += 1; // the empty Float64 array's length
-      const length = varint();
-      const labels = buf.toString('utf8', at, at + length);
-      at += length;
-      onRow(labels, times, values, undefined);
-      continue;
-    }
-    const m = varint();
-    // A copy into an aligned buffer: the bytes are the stored doubles, NaN payloads included.
-    const raw = new Uint8Array(m * 8);
-    raw.set(buf.subarray(at, at + m * 8));
-    at += m * 8;
-    const values = new Float64Array(raw.buffer);
-    let stale: Uint8Array | undefined;
-    const words = new Uint32Array(raw.buffer);
-    for (let i = 0; i < m; i++) {
-      if (values[i] !== values[i] && words[2 * i + 1] === STALE_NAN_BITS.high && words[2 * i] === STALE_NAN_BITS.low) {
-        stale ??= new Uint8Array(m);
-        stale[i] = 1;
-      }
-    }
-    const length = varint();
-    const labels = buf.toString('utf8', at, at + length);
-    at += length;
-    onRow(labels, times, values, stale);
-  }
 }
 
 /** Sorts a series' samples by time and keeps the last of duplicates (groupArray's order is not guaranteed). */
@@ -206,12 +130,14 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
         ) ANY INNER JOIN (
           SELECT fingerprint, any(labels) AS labels FROM ${db}.time_series WHERE type = 'metrics' AND ${daysClause(startMs, endMs)} AND fingerprint IN (${fps}) GROUP BY fingerprint
         ) USING fingerprint`;
-      const buf = await client.queryRowBinary(sql, signal);
+      // Read as it arrives; the engine's sample budget is charged per series before its samples are copied, so a
+      // query past maxSamples stops here (and ClickHouse's query is killed) without loading the rest.
+      const body = client.streamRowBinary(sql, { signal, params: clickhouseReadParams(currentReadSettings()) });
       const result: Series[] = [];
-      readSeriesRows(buf, narrow ? baseMs : undefined, (labels, times, values, stale) => {
-        if (times.length === 0) return;
-        result.push({ labels: JSON.parse(labels) as Labels, ...normalise(times, values, stale) });
-      });
+      for await (const row of seriesRows(body, narrow ? baseMs : undefined, (n) => hints.samples?.add(n))) {
+        if (row.times.length === 0) continue;
+        result.push({ labels: rowLabels(row), ...normalise(row.times, row.values, row.stale) });
+      }
       return result;
     },
   };

@@ -10,6 +10,7 @@ import { promqlSettings, type PromqlSettings } from './promql-settings';
 import { promqlThroughCache } from './range-cache-calls';
 import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
+import { workerEndpoint } from './query-worker-loop';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
@@ -117,9 +118,7 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   const { pool, settings } = workers();
   const asked = durationParam(params, 'timeout');
   const timeoutMs = asked === undefined ? settings.timeoutMs : Math.min(asked, settings.timeoutMs);
-  // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
-  const { url, user, password } = r.storage.endpoint;
-  const endpoint = { url, user, password };
+  const endpoint = await workerEndpoint(r.storage.endpoint);
   // The client going away cancels the evaluation in the worker, or the read while it waits for its turn.
   const gone = new AbortController();
   const onClose = () => {

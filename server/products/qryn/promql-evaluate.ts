@@ -9,6 +9,8 @@ import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
 import type { PromqlSettings } from './promql-settings';
 import { workerStorageClient } from './query-worker-loop';
 import { StorageError } from './storage-client';
+import { currentReadSettings, limitRefusal, settingName } from './read-settings';
+import type { Value } from '../../../packages/promql/engine/value';
 
 // One PromQL call evaluated by the engine (packages/promql) over an instance's metrics, answered as the Prometheus
 // HTTP API shapes it. Runs in the query workers (promql-worker.ts); the benchmark also calls it in-process.
@@ -24,6 +26,8 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
     const result = q.kind === 'instant'
       ? await engine.instantQuery(querier, q.query, q.timeMs, abort)
       : await engine.rangeQuery(querier, q.query, q.startMs, q.endMs, q.stepMs, abort);
+    const tooLarge = overAnswerCaps(result.value);
+    if (tooLarge) return { status: 422, body: errorBody('execution', tooLarge) };
     const body: Record<string, unknown> = { status: 'success', data: formatResult(result.value) };
     if (result.warnings.length > 0) body.warnings = result.warnings;
     return { status: 200, body: JSON.stringify(body) };
@@ -35,9 +39,27 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
     if (timeout.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
     if (signal?.aborted) return { status: 503, body: errorBody('canceled', 'query was canceled in query execution') };
     if (error instanceof StorageError) {
+      // ClickHouse stopped the read at one of its bounds: Prometheus' execution error (422), naming the limit.
+      if (error.code === 159) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+      const refusal = limitRefusal(error.code);
+      if (refusal) return { status: 422, body: errorBody('execution', refusal) };
       if (error.code === 427) return { status: 400, body: errorBody('bad_data', 'invalid regular expression') };
       return { status: 503, body: errorBody('unavailable', 'The storage is not available at the moment. Try again later.') };
     }
     return { status: 500, body: errorBody('internal', error instanceof Error ? error.message : String(error)) };
   }
+}
+
+/** The answer's series and points against QRYN_PROMQL_MAX_SERIES and QRYN_PROMQL_MAX_ANSWER_POINTS. */
+function overAnswerCaps(value: Value): string | undefined {
+  const { promqlMaxSeries, promqlMaxPoints } = currentReadSettings();
+  const series = value.type === 'matrix' ? value.series.length : value.type === 'vector' ? value.samples.length : 0;
+  if (series > promqlMaxSeries) return `maximum number of series (${promqlMaxSeries}) reached for a single query (${settingName('promqlMaxSeries')})`;
+  let points = series;
+  if (value.type === 'matrix') {
+    points = 0;
+    for (const s of value.series) points += s.values.length;
+  }
+  if (points > promqlMaxPoints) return `query processing would load too many samples into memory in query execution: the answer holds ${points} points, over the limit of ${promqlMaxPoints} (${settingName('promqlMaxPoints')})`;
+  return undefined;
 }

@@ -35,3 +35,13 @@ export function workerStorageClient(endpoint: StorageEndpoint): StorageClient {
   }
   return client;
 }
+
+/**
+ * What of an endpoint crosses to a query worker: its address and credentials (the shared server's endpoint object
+ * carries methods) and, for a cluster, its nodes' URLs, so that a read the worker stops is killed on every node.
+ */
+export async function workerEndpoint(endpoint: StorageEndpoint): Promise<StorageEndpoint> {
+  const { url, user, password } = endpoint;
+  const nodeUrls = endpoint.nodeUrls ?? (endpoint.cluster ? await endpoint.cluster.nodes().then((nodes) => nodes.map((node) => node.url), () => undefined) : undefined);
+  return nodeUrls ? { url, user, password, nodeUrls } : { url, user, password };
+}

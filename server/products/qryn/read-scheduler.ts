@@ -1,4 +1,4 @@
-import { readSettings, type ReadSettings } from './read-settings';
+import { readSchedulerSettings, type ReadSchedulerSettings } from './read-scheduler-settings';
 
 // The seam every qryn read goes through (PromQL, LogQL, TraceQL and the calls around them): a read of an instance is
 // handed to the scheduler as a piece of work, and the scheduler decides when it runs. The read languages only know
@@ -78,7 +78,7 @@ export interface ReadScheduler {
   /** The instance's read counters. */
   counters(instanceId: string): ReadCounters;
   /** The caps in force. */
-  readonly settings: ReadSettings;
+  readonly settings: ReadSchedulerSettings;
 }
 
 interface Waiting {
@@ -96,7 +96,7 @@ interface InstanceState {
 
 const RETRY_AFTER_MAX_S = 60;
 
-export function createReadScheduler(settings: ReadSettings = readSettings()): ReadScheduler {
+export function createReadScheduler(settings: ReadSchedulerSettings = readSchedulerSettings()): ReadScheduler {
   const instances = new Map<string, InstanceState>();
   /** Instances with reads waiting. */
   const waiting = new Set<string>();

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { StorageEndpoint } from './storage-server';
+import { streamJsonRows, streamQuery, type StreamOptions } from './storage-stream';
 
 // ClickHouse over its HTTP interface. 18.16 has no query parameters ({name:Type} came later), so every value that
 // goes into SQL passes through literal(); rows go in as TabSeparated, which carries 64-bit integers exactly.
@@ -18,8 +19,11 @@ export class StorageError extends Error {
 
 export interface StorageClient {
   readonly endpoint: StorageEndpoint;
-  /** A SELECT answered as JSONEachRow (64-bit integers arrive as strings). */
-  query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /**
+   * A SELECT answered as JSONEachRow (64-bit integers arrive as strings), parsed line by line as the body arrives;
+   * it runs under a query_id, so a `signal` that aborts kills it on the server.
+   */
+  query<T = Record<string, unknown>>(sql: string, options?: StreamOptions): Promise<T[]>;
   /** DDL and other statements without a result. */
   command(sql: string): Promise<void>;
   /** Inserts rows (values in column order) as TabSeparated. */
@@ -31,6 +35,13 @@ export interface StorageClient {
   insertRowBinary(table: string, columns: readonly string[], body: Uint8Array): Promise<void>;
   /** A SELECT answered in a binary format (`FORMAT RowBinary` is appended), for large reads; aborts with `signal`. */
   queryRowBinary(sql: string, signal?: AbortSignal): Promise<Buffer>;
+  /**
+   * A SELECT answered as JSONEachRow and read as it arrives, rows in batches (one per chunk of the body). It runs
+   * under a query_id with the options' ClickHouse settings; leaving the loop early or aborting kills it on the server.
+   */
+  streamRows<T = Record<string, unknown>>(sql: string, options?: StreamOptions): AsyncGenerator<T[]>;
+  /** A SELECT answered as RowBinary, the body chunk by chunk, stopped on the server as streamRows. */
+  streamRowBinary(sql: string, options?: StreamOptions): AsyncGenerator<Uint8Array>;
 }
 
 export type TsvValue = string | number | bigint | boolean | readonly string[];
@@ -65,12 +76,10 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
   const insertPost = postRaw(base, settings, headers);
   return {
     endpoint,
-    async query<T>(sql: string) {
-      const text = await send(`${sql} FORMAT JSONEachRow`);
-      return text
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .map((line) => JSON.parse(line) as T);
+    async query<T>(sql: string, options?: StreamOptions) {
+      const rows: T[] = [];
+      for await (const batch of streamJsonRows<T>({ endpoint, headers }, `${sql} FORMAT JSONEachRow`, options)) for (const row of batch) rows.push(row);
+      return rows;
     },
     async command(sql) {
       await send(sql);
@@ -89,6 +98,8 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       const response = await request(`${sql} FORMAT RowBinary`, undefined, signal);
       return Buffer.from(await response.arrayBuffer());
     },
+    streamRows: <T>(sql: string, options?: StreamOptions) => streamJsonRows<T>({ endpoint, headers }, `${sql} FORMAT JSONEachRow`, options),
+    streamRowBinary: (sql, options) => streamQuery({ endpoint, headers }, `${sql} FORMAT RowBinary`, options),
   };
 }
 

@@ -22,6 +22,11 @@ export interface StorageEndpoint {
   password: string;
   /** Set when the storage is a ClickHouse cluster (external-storage.ts): the tables are sharded over its nodes. */
   cluster?: ClusterLayout;
+  /**
+   * The cluster's node URLs where `cluster` (which carries methods) cannot go: a query worker's copy of the endpoint.
+   * A read stopped early is killed on each (storage-stream.ts).
+   */
+  nodeUrls?: string[];
 }
 
 /** qryn's shared storage: the embedded server (StorageServer) or an existing ClickHouse (external-storage.ts). */

@@ -1,4 +1,5 @@
 import { identifier, literal, type StorageClient } from './storage-client';
+import { clickhouseReadParams, currentReadSettings } from './read-settings';
 import type { LabelMatcher } from '../../../packages/logql/syntax/ast';
 import { dateClause, fingerprintsSql, labelsByFingerprint, type TimeRangeNs as TimeRange } from './label-index';
 
@@ -9,8 +10,10 @@ import { dateClause, fingerprintsSql, labelsByFingerprint, type TimeRangeNs as T
 /** At most this many streams are read by one call about streams. */
 export const MAX_STREAMS = 50_000;
 
-export function createStreamReader(client: StorageClient, database: string) {
+export function createStreamReader(storage: StorageClient, database: string) {
   const db = identifier(database);
+  // Every read carries the read bounds of read-settings.ts (rows, bytes, memory, time) as the query languages' do.
+  const client = { query: <T>(sql: string) => storage.query<T>(sql, { params: clickhouseReadParams(currentReadSettings()) }) };
 
   /** The fingerprints of streams with lines in the range that every matcher accepts (all streams for none). */
   const activeSql = (matchers: LabelMatcher[], range: TimeRange) =>
@@ -41,7 +44,7 @@ export function createStreamReader(client: StorageClient, database: string) {
         const rows = await client.query<{ fp: string }>(`SELECT toString(fingerprint) AS fp FROM (${activeSql(matchers, range)}) LIMIT ${MAX_STREAMS}`);
         for (const row of rows) fingerprints.add(row.fp);
       }
-      const labels = await labelsByFingerprint(client, db, 'logs', [...fingerprints]);
+      const labels = await labelsByFingerprint(storage, db, 'logs', [...fingerprints]);
       return [...labels.values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     },
 
@@ -58,7 +61,7 @@ export function createStreamReader(client: StorageClient, database: string) {
            ${matchers.length > 0 ? `AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})` : ''}
          GROUP BY fingerprint, bucket LIMIT ${MAX_STREAMS * 10}`,
       );
-      const labels = await labelsByFingerprint(client, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
+      const labels = await labelsByFingerprint(storage, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
       return rows.map((row) => ({
         fingerprint: row.fp,
         labels: labels.get(row.fp) ?? {},
@@ -87,7 +90,7 @@ export function createStreamReader(client: StorageClient, database: string) {
            AND fingerprint IN (${fingerprintsSql(db, 'logs', matchers, range)})
          ORDER BY timestamp_ns DESC LIMIT ${limit}`,
       );
-      const labels = await labelsByFingerprint(client, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
+      const labels = await labelsByFingerprint(storage, db, 'logs', [...new Set(rows.map((r) => r.fp))]);
       return rows.map((row) => ({ labels: labels.get(row.fp) ?? {}, tsNs: BigInt(row.ts), line: row.line }));
     },
   };
