@@ -8,7 +8,8 @@ import { Batch } from '../../server/products/qryn/ingest/batch';
 import { decodeZipkin } from '../../server/products/qryn/ingest/traces';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
 import { createTraceReader } from '../../server/products/qryn/trace-reader';
-import { parseTraceQL } from '../../packages/traceql/parse';
+import { parseQuery } from '../../packages/traceql/parse';
+import { searchTraces } from '../../server/products/qryn/trace-search';
 
 // Tempo's search API over spans pushed the three ways (Zipkin JSON, OTLP JSON, OTLP protobuf): TraceQL's basic form,
 // tag search, tag names and values, and the trace by id in JSON and in Tempo's protobuf, decoded with Tempo's
@@ -169,7 +170,7 @@ describe('TraceQL search (/api/search?q=)', () => {
     const bad = await gw(`/api/search?${new URLSearchParams({ q: '{ span.foo = }' })}`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid TraceQL query: parse error at line 1, col 14: syntax error: unexpected }');
-    for (const q of ['{ status = "error" }', '{ duration > "x" }', '{ .a =~ 5 }', '{ .a = 1 } | count() > 1', '{ .a =~ "(" }']) {
+    for (const q of ['{ status = "error" }', '{ duration > "x" }', '{ .a =~ 5 }', '{ .a = 1 } | count()', '{ .a =~ "(" }', '{ !name = "x" }', '{ resource.service.name = nil }', '{} | rate()']) {
       const answer = await gw(`/api/search?${new URLSearchParams({ q })}`);
       expect(answer.status, q).toBe(400);
       expect(answer.body.error, q).toMatch(/^invalid TraceQL query: /);
@@ -362,7 +363,9 @@ describe('databases created before the resource columns', () => {
       expect((await reader.trace(eventTrace))[0].spans[0].events).toEqual([{ timeNs: startNs + 500n, name: 'legacy event', attributes: [['k', 'v']] }]);
       expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
       const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
-      const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });
+      const query = parseQuery('{ resource.service.name =~ "legacy|fresh" }');
+      if (query.kind !== 'search') throw new Error('a search query');
+      const { hits } = await searchTraces(client, database, { pipeline: query.pipeline, range, limit: 10, spansPerSpanSet: 3, signal: new AbortController().signal });
       expect(hits.map((h) => h.rootTraceName).sort()).toEqual(['new root', 'old root']);
     } finally {
       await client.command(`DROP DATABASE IF EXISTS ${database}`);

@@ -2,7 +2,12 @@ import protobuf from 'protobufjs';
 import { HttpError, sendJson, text, type ReadRequest } from './gateway-http';
 import { OtlpTraceEncoder } from './ingest/protos';
 import { createTraceReader, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
-import { parseAttributeRef, parseTraceQL, TraceQLParseError, type FieldExpr, type SpansetExpr } from '../../../packages/traceql/parse';
+import { searchTraces } from './trace-search';
+import { readScheduler, ReadRefused } from './read-scheduler';
+import { parseAttributeRef, parseQuery, TraceQLParseError } from '../../../packages/traceql/parse';
+import { TraceQLValidationError } from '../../../packages/traceql/validate';
+import type { AttributeRef, FieldExpr, Pipeline, Static } from '../../../packages/traceql/ast';
+import type { Value } from '../../../packages/traceql/field-eval';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
 // The Tempo HTTP API of an instance (what Grafana's Tempo datasource calls), also under /tempo/…:
@@ -17,6 +22,7 @@ const DEFAULT_RANGE_NS = 24n * 3600n * NS_PER_S;
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 1_000;
 const DEFAULT_SPANS_PER_SPANSET = 3;
+const SEARCH_TIMEOUT_MS = 30_000;
 const OTLP_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 /** The Tempo release whose API this follows (Grafana reads it to pick features). */
 const TEMPO_VERSION = '2.6.0';
@@ -67,33 +73,39 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     }
     const limit = positiveInt(params.get('limit'), 'limit') ?? DEFAULT_LIMIT;
     const spansPerSpanSet = positiveInt(params.get('spss'), 'spss') ?? DEFAULT_SPANS_PER_SPANSET;
-    const hits = await withQueryErrors(() =>
-      reader.search({ query, range: searchRange(params, r.nowNs), limit: Math.min(limit, MAX_LIMIT), spansPerSpanSet: Math.min(spansPerSpanSet, 1000), minDurationNs, maxDurationNs }),
+    const range = searchRange(params, r.nowNs);
+    const found = await scheduled(r, (signal) =>
+      withQueryErrors(() =>
+        searchTraces(r.storage, r.access.instance.database_name, {
+          pipeline: query, range, limit: Math.min(limit, MAX_LIMIT), spansPerSpanSet: Math.min(spansPerSpanSet, 1000), minDurationNs, maxDurationNs, signal,
+        }),
+      ),
     );
     sendJson(res, 200, {
-      traces: hits.map((hit) => {
-        const spanSet = {
-          spans: hit.spans.map((s) => ({
+      traces: found.hits.map((hit) => {
+        const spanSets = hit.spanSets.map((set) => ({
+          spans: set.spans.map((s) => ({
             spanID: s.spanId,
             name: s.name,
             startTimeUnixNano: s.startNs.toString(),
             durationNanos: s.durationNs.toString(),
-            ...(s.attributes.length > 0 ? { attributes: keyValues(s.attributes) } : {}),
+            ...(s.attributes.length > 0 ? { attributes: typedKeyValues(s.attributes) } : {}),
           })),
-          matched: hit.matched,
-        };
+          matched: set.matched,
+          ...(set.attributes.length > 0 ? { attributes: typedKeyValues(set.attributes) } : {}),
+        }));
         return {
           traceID: hit.traceId,
           rootServiceName: hit.rootServiceName,
           ...(hit.rootTraceName ? { rootTraceName: hit.rootTraceName } : {}),
           startTimeUnixNano: hit.startNs.toString(),
           durationMs: Number(hit.durationNs / 1_000_000n),
-          spanSet,
-          spanSets: [spanSet],
+          spanSet: spanSets[0],
+          spanSets,
           serviceStats: hit.serviceStats,
         };
       }),
-      metrics: { inspectedTraces: hits.length, inspectedBytes: '0', completedJobs: 1, totalJobs: 1 },
+      metrics: { inspectedTraces: found.inspectedTraces, inspectedSpans: String(found.inspectedSpans), inspectedBytes: String(found.inspectedBytes), completedJobs: 1, totalJobs: 1 },
     });
     return true;
   }
@@ -127,11 +139,12 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const ref = parseAttributeRef(tag);
     if (!ref) throw new HttpError(400, `invalid tag "${tag.slice(0, 100)}": name an attribute (span.x, resource.x, .x) or an intrinsic (name, status, kind).`);
     // The query builder sends the query being written, often unfinished: a query that does not parse narrows nothing.
-    let within: SpansetExpr | undefined;
+    let within: Pipeline | undefined;
     const q = params.get('q');
     if (q) {
       try {
-        within = parseTraceQL(q);
+        const parsed = parseQuery(q);
+        within = parsed.kind === 'search' ? parsed.pipeline : undefined;
       } catch {
         within = undefined;
       }
@@ -164,14 +177,39 @@ function inferType(value: string): string {
   return 'string';
 }
 
-function traceQL(q: string): SpansetExpr {
+function traceQL(q: string): Pipeline {
+  let parsed;
   try {
-    return parseTraceQL(q);
+    parsed = parseQuery(q);
   } catch (error) {
-    if (error instanceof TraceQLParseError) throw new HttpError(400, `invalid TraceQL query: ${error.message}`);
+    if (error instanceof TraceQLParseError || error instanceof TraceQLValidationError) throw new HttpError(400, `invalid TraceQL query: ${error.message}`);
     throw error;
   }
+  // A metrics query is answered by /api/metrics/query_range, as in Tempo.
+  if (parsed.kind === 'metrics') throw new HttpError(400, 'invalid TraceQL query: metrics queries are answered by /api/metrics/query_range and /api/metrics/query, not by search');
+  return parsed.pipeline;
 }
+
+/** A read handed to the read scheduler: stops when the client leaves or the deadline passes; refused → 429. */
+async function scheduled<T>(r: ReadRequest, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!r.res.writableFinished) gone.abort();
+  };
+  r.res.on('close', onClose);
+  try {
+    return await readScheduler().run(r.access.instance.id, 'traceql', work, { signal: gone.signal, timeoutMs: SEARCH_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof ReadRefused) {
+      r.res.setHeader('retry-after', String(error.retryAfterSeconds));
+      throw new HttpError(429, error.message);
+    }
+    throw error;
+  } finally {
+    r.res.off('close', onClose);
+  }
+}
+
 
 async function withQueryErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -186,25 +224,27 @@ async function withQueryErrors<T>(run: () => Promise<T>): Promise<T> {
  * Tempo's tag search (`tags=service.name=api http.method=GET`, logfmt) as one spanset filter: every tag must
  * match on the same span. Tempo's special names: name, status.code, error, root.name, root.service.name.
  */
-export function tagsQuery(tags: string): SpansetExpr {
+export function tagsQuery(tags: string): Pipeline {
   const conditions: FieldExpr[] = [];
   const seen = new Set<string>();
   for (const [key, value] of parseLogfmt(tags)) {
     if (seen.has(key)) throw new HttpError(400, `invalid tags: tag ${key} has been set twice`);
     seen.add(key);
     const string = { type: 'string' as const, value };
-    if (key === 'name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'name' }, op: '=', value: string });
-    else if (key === 'root.name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'rootName' }, op: '=', value: string });
-    else if (key === 'root.service.name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'rootServiceName' }, op: '=', value: string });
+    if (key === 'name') conditions.push(equals({ scope: 'intrinsic', name: 'name' }, string));
+    else if (key === 'root.name') conditions.push(equals({ scope: 'intrinsic', name: 'rootName' }, string));
+    else if (key === 'root.service.name') conditions.push(equals({ scope: 'intrinsic', name: 'rootServiceName' }, string));
     else if (key === 'status.code' || (key === 'error' && value === 'true')) {
       const status = key === 'error' ? 'error' : ({ '0': 'unset', '1': 'ok', '2': 'error', unset: 'unset', ok: 'ok', error: 'error' } as const)[value.toLowerCase() as '0'];
       if (!status) throw new HttpError(400, `invalid tags: status.code must be ok, error or unset (or 0, 1, 2), not "${value.slice(0, 40)}"`);
-      conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'status' }, op: '=', value: { type: 'status', value: status } });
-    } else conditions.push({ kind: 'compare', attribute: { scope: 'unscoped', name: key }, op: '=', value: string });
+      conditions.push(equals({ scope: 'intrinsic', name: 'status' }, { type: 'status', value: status }));
+    } else conditions.push(equals({ scope: 'unscoped', name: key }, string));
   }
-  const expr = conditions.reduce<FieldExpr | null>((left, right) => (left ? { kind: 'and', left, right } : right), null);
-  return { kind: 'filter', expr };
+  const expr = conditions.reduce<FieldExpr | null>((left, right) => (left ? { kind: 'binary', op: '&&', left, right } : right), null);
+  return { stages: [{ kind: 'spanset', expr: { kind: 'filter', expr } }] };
 }
+
+const equals = (ref: AttributeRef, value: Static): FieldExpr => ({ kind: 'binary', op: '=', left: { kind: 'attribute', ref }, right: { kind: 'static', value } });
 
 /** logfmt as Tempo's tags parameter takes it: `key=value key="quoted value"`, each key with a value. */
 function parseLogfmt(textValue: string): [string, string][] {
@@ -279,6 +319,20 @@ function searchRange(params: URLSearchParams, nowNs: bigint): TimeRange {
   // The end second is included whole.
   return { startNs: start ?? endNs - DEFAULT_RANGE_NS, endNs: end !== undefined ? endNs + NS_PER_S - 1n : endNs };
 }
+
+/** Tempo's typed AnyValue for an evaluated value (stored attribute text is answered as a string). */
+function anyValue(value: NonNullable<Value>): Record<string, unknown> {
+  switch (value.t) {
+    case 'number':
+      return Number.isInteger(value.v) ? { intValue: String(value.v) } : { doubleValue: value.v };
+    case 'bool':
+      return { boolValue: value.v };
+    default:
+      return { stringValue: value.v };
+  }
+}
+
+const typedKeyValues = (attributes: [string, Value][]) => attributes.map(([key, value]) => ({ key, value: value === undefined ? { stringValue: 'nil' } : anyValue(value) }));
 
 const keyValues = (attributes: [string, string][]) => attributes.map(([key, value]) => ({ key, value: { stringValue: value } }));
 

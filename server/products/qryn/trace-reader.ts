@@ -1,7 +1,7 @@
 import { identifier, literal, type StorageClient } from './storage-client';
 import { upgradeInstanceSchema } from './schema';
-import { referencedAttributes, spansetFilters, type AttributeRef, type SpansetExpr } from '../../../packages/traceql/parse';
-import { filterSql, spansetSql, type SpanTable } from '../../../packages/traceql/clickhouse';
+import type { AttributeRef, Pipeline, SpansetExpr } from '../../../packages/traceql/ast';
+import { filterSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { dateClause } from './label-index';
 import { anyValueText } from './ingest/traces';
 
@@ -40,38 +40,18 @@ export interface TraceResource {
   spans: StoredSpan[];
 }
 
-export interface SearchOptions {
-  query: SpansetExpr;
-  range: TimeRange;
-  limit: number;
-  spansPerSpanSet: number;
-  minDurationNs?: bigint;
-  maxDurationNs?: bigint;
-}
-
-export interface SearchHit {
-  traceId: string;
-  rootServiceName: string;
-  rootTraceName: string;
-  startNs: bigint;
-  durationNs: bigint;
-  matched: number;
-  spans: { spanId: string; name: string; startNs: bigint; durationNs: bigint; attributes: [string, string][] }[];
-  serviceStats: Record<string, { spanCount: number; errorCount: number }>;
-}
-
 export type TagScope = 'span' | 'resource' | 'intrinsic';
 /** The intrinsics TraceQL search understands here (packages/traceql). */
-export const INTRINSIC_TAGS = ['duration', 'kind', 'name', 'rootName', 'rootServiceName', 'status', 'traceDuration'];
+export const INTRINSIC_TAGS = ['duration', 'event:name', 'event:timeSinceStart', 'kind', 'link:spanID', 'link:traceID', 'name', 'rootName', 'rootServiceName', 'span:childCount', 'span:id', 'span:parentID', 'status', 'statusMessage', 'trace:id', 'traceDuration'];
 
 const MAX_SPANS_PER_TRACE = 10_000;
 const MAX_TAGS = 1_000;
-const NO_ROOT = '<root span not yet received>';
 const STATUS_NAMES = ['unset', 'ok', 'error'];
 
 const pairs = (keys: string[], values: string[]): [string, string][] => keys.map((k, i) => [k, values[i] ?? '']);
 
-interface SpanRow {
+/** A span row as the reads select it (SPAN_COLUMNS). */
+export interface SpanRow {
   trace_id: string;
   span_id: string;
   parent_id: string;
@@ -87,7 +67,7 @@ interface SpanRow {
   resource_values: string[];
 }
 
-const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
+export const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
   attribute_keys, attribute_values, resource_keys, resource_values`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -134,24 +114,6 @@ function resourceOf(row: SpanRow): [string, string][] {
   return attributes;
 }
 
-/** The value of a referenced attribute on a span, as Tempo lists it with the span in a search answer. */
-function attributeValue(row: SpanRow, ref: AttributeRef): [string, string] | undefined {
-  const find = (keys: string[], values: string[], name: string) => {
-    const i = keys.indexOf(name);
-    return i >= 0 ? values[i] : undefined;
-  };
-  if (ref.scope === 'intrinsic') {
-    if (ref.name === 'status') return ['status', STATUS_NAMES[row.status_code] ?? 'unset'];
-    if (ref.name === 'kind') return ['kind', (row.kind || 'unspecified').toLowerCase()];
-    return undefined;
-  }
-  const fromSpan = ref.scope !== 'resource' ? find(row.attribute_keys, row.attribute_values, ref.name) : undefined;
-  if (fromSpan !== undefined) return [ref.name, fromSpan];
-  if (ref.scope === 'span') return undefined;
-  const fromResource = find(row.resource_keys, row.resource_values, ref.name) ?? (ref.name === 'service.name' && row.service_name ? row.service_name : undefined);
-  return fromResource === undefined ? undefined : [ref.name, fromResource];
-}
-
 export function createTraceReader(client: StorageClient, database: string) {
   const db = identifier(database);
   const spans = `${db}.spans`;
@@ -187,68 +149,6 @@ export function createTraceReader(client: StorageClient, database: string) {
       return [...resources.values()];
     },
 
-    /**
-     * TraceQL search: the traces (newest first) in the range whose spans satisfy the query, each with its root,
-     * start, duration, per-service counts and up to `spansPerSpanSet` of its matching spans.
-     */
-    async search(options: SearchOptions): Promise<SearchHit[]> {
-      await ready();
-      const { range } = options;
-      const { filters, having } = spansetSql(options.query, table(range));
-      const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
-      const traceDuration = 'max(timestamp_ns + duration_ns) - min(timestamp_ns)';
-      const durationBounds = [
-        options.minDurationNs !== undefined ? ` AND ${traceDuration} >= ${options.minDurationNs}` : '',
-        options.maxDurationNs !== undefined ? ` AND ${traceDuration} <= ${options.maxDurationNs}` : '',
-      ].join('');
-      const traces = await client.query<{ trace_id: string; start: string; duration: string; root_service: string; root_name: string; roots: string }>(
-        `SELECT trace_id, toString(min(timestamp_ns)) AS start, toString(${traceDuration}) AS duration,
-           anyIf(service_name, parent_id = '') AS root_service, anyIf(name, parent_id = '') AS root_name, toString(countIf(parent_id = '')) AS roots
-         FROM ${spans} WHERE ${inRange}
-         GROUP BY trace_id HAVING ${having}${durationBounds}
-         ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${options.limit}`,
-      );
-      if (traces.length === 0) return [];
-      const ids = traces.map((t) => literal(t.trace_id)).join(', ');
-      const matching = await client.query<SpanRow>(
-        `SELECT ${SPAN_COLUMNS} FROM ${spans} WHERE ${inRange} AND trace_id IN (${ids}) AND (${filters.join(' OR ')})
-         ORDER BY timestamp_ns, span_id LIMIT ${MAX_SPANS_PER_TRACE * 10}`,
-      );
-      const stats = await client.query<{ trace_id: string; service_name: string; spans: string; errors: string }>(
-        `SELECT trace_id, service_name, toString(count()) AS spans, toString(countIf(status_code = 2)) AS errors
-         FROM ${spans} WHERE ${inRange} AND trace_id IN (${ids}) GROUP BY trace_id, service_name`,
-      );
-      const references = spansetFilters(options.query).flatMap(referencedAttributes);
-      const unique = [...new Map(references.map((r) => [`${r.scope}:${r.name}`, r])).values()];
-      const byTrace = new Map<string, SearchHit>();
-      for (const t of traces) {
-        byTrace.set(t.trace_id, {
-          traceId: t.trace_id,
-          rootServiceName: Number(t.roots) > 0 ? t.root_service : NO_ROOT,
-          rootTraceName: Number(t.roots) > 0 ? t.root_name : '',
-          startNs: BigInt(t.start),
-          durationNs: BigInt(t.duration),
-          matched: 0,
-          spans: [],
-          serviceStats: {},
-        });
-      }
-      for (const row of matching) {
-        const hit = byTrace.get(row.trace_id)!;
-        hit.matched++;
-        if (hit.spans.length >= options.spansPerSpanSet) continue;
-        hit.spans.push({
-          spanId: row.span_id,
-          name: row.name,
-          startNs: BigInt(row.ts),
-          durationNs: BigInt(row.dur),
-          attributes: unique.map((ref) => attributeValue(row, ref)).filter((a): a is [string, string] => a !== undefined),
-        });
-      }
-      for (const s of stats) byTrace.get(s.trace_id)!.serviceStats[s.service_name] = { spanCount: Number(s.spans), errorCount: Number(s.errors) };
-      return traces.map((t) => byTrace.get(t.trace_id)!);
-    },
-
     /** Attribute names seen in the range, per scope. */
     async tagNames(range: TimeRange, scope: TagScope): Promise<string[]> {
       if (scope === 'intrinsic') return INTRINSIC_TAGS;
@@ -264,9 +164,10 @@ export function createTraceReader(client: StorageClient, database: string) {
      * The values of an attribute or intrinsic in the range, optionally among the spans a TraceQL query's filters
      * match (the query builder narrows its choices with the rest of the query).
      */
-    async tagValues(ref: AttributeRef, range: TimeRange, within?: SpansetExpr): Promise<string[]> {
+    async tagValues(ref: AttributeRef, range: TimeRange, within?: Pipeline): Promise<string[]> {
       await ready();
-      const where = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}${within ? ` AND (${spansetFilters(within).map((f) => filterSql(f, table(range))).join(' OR ')})` : ''}`;
+      const narrowing = within ? withinSql(within, table(range)) : null;
+      const where = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}${narrowing ? ` AND ${narrowing}` : ''}`;
       const spanValues = `arrayFilter((v, k) -> k = ${literal(ref.name)}, attribute_values, attribute_keys)`;
       const resourceValues = ref.name === 'service.name'
         ? `if(service_name != '', [service_name], emptyArrayString())`
@@ -291,4 +192,22 @@ export function createTraceReader(client: StorageClient, database: string) {
       return rows.map((r) => r.value);
     },
   };
+}
+
+/** The spans a query's filters could match (any of them), for narrowing tag values; null when it cannot narrow. */
+function withinSql(pipeline: Pipeline, table: SpanTable): string | null {
+  const filters: string[] = [];
+  let open = false;
+  const walk = (e: SpansetExpr): void => {
+    if (e.kind === 'filter') {
+      const sql = filterSql(e.expr, table);
+      if (sql === null) open = true;
+      else filters.push(sql);
+    } else if (e.kind === 'op') {
+      walk(e.left);
+      walk(e.right);
+    } else e.pipeline.stages.forEach((s) => (s.kind === 'spanset' ? walk(s.expr) : undefined));
+  };
+  pipeline.stages.forEach((s) => (s.kind === 'spanset' ? walk(s.expr) : undefined));
+  return open || filters.length === 0 ? null : `(${filters.join(' OR ')})`;
 }
