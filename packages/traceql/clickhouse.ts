@@ -210,7 +210,7 @@ export function conditionIsExact(pipeline: Pipeline, table: SpanTable): boolean 
 }
 
 /** A filter whose translation is not only wider but the same condition (no part left out by `&&`). */
-function isExactField(e: FieldExpr): boolean {
+export function isExactField(e: FieldExpr): boolean {
   if (e.kind === 'binary' && (e.op === '&&' || e.op === '||')) return isExactField(e.left) && isExactField(e.right);
   if (e.kind === 'binary') {
     if (e.left.kind !== 'attribute' || e.right.kind !== 'static') return false;

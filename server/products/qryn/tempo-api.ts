@@ -3,9 +3,9 @@ import { HttpError, sendJson, text, type ReadRequest } from './gateway-http';
 import { OtlpTraceEncoder } from './ingest/protos';
 import { createTraceReader, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
 import { searchTraces } from './trace-search';
-import { readScheduler, ReadRefused } from './read-scheduler';
-import { parseAttributeRef, parseQuery, TraceQLParseError } from '../../../packages/traceql/parse';
-import { TraceQLValidationError } from '../../../packages/traceql/validate';
+import { parseTraceQLParam, scheduled } from './tempo-read';
+import { tempoMetricsApi } from './tempo-metrics-api';
+import { parseAttributeRef, parseQuery } from '../../../packages/traceql/parse';
 import type { AttributeRef, FieldExpr, Pipeline, Static } from '../../../packages/traceql/ast';
 import type { Value } from '../../../packages/traceql/field-eval';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
@@ -22,7 +22,6 @@ const DEFAULT_RANGE_NS = 24n * 3600n * NS_PER_S;
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 1_000;
 const DEFAULT_SPANS_PER_SPANSET = 3;
-const SEARCH_TIMEOUT_MS = 30_000;
 const OTLP_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 /** The Tempo release whose API this follows (Grafana reads it to pick features). */
 const TEMPO_VERSION = '2.6.0';
@@ -40,6 +39,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     sendJson(res, 200, { version: TEMPO_VERSION, revision: '', branch: '', buildUser: '', buildDate: '', goVersion: '' });
     return true;
   }
+  if (path === '/api/metrics/query_range' || path === '/api/metrics/query') return tempoMetricsApi(r, path === '/api/metrics/query');
   const reader = createTraceReader(r.storage, r.access.instance.database_name);
   const trace = /^\/api\/(v2\/)?traces\/([^/]+)$/.exec(path);
   if (trace) {
@@ -178,38 +178,11 @@ function inferType(value: string): string {
 }
 
 function traceQL(q: string): Pipeline {
-  let parsed;
-  try {
-    parsed = parseQuery(q);
-  } catch (error) {
-    if (error instanceof TraceQLParseError || error instanceof TraceQLValidationError) throw new HttpError(400, `invalid TraceQL query: ${error.message}`);
-    throw error;
-  }
+  const parsed = parseTraceQLParam(q);
   // A metrics query is answered by /api/metrics/query_range, as in Tempo.
   if (parsed.kind === 'metrics') throw new HttpError(400, 'invalid TraceQL query: metrics queries are answered by /api/metrics/query_range and /api/metrics/query, not by search');
   return parsed.pipeline;
 }
-
-/** A read handed to the read scheduler: stops when the client leaves or the deadline passes; refused → 429. */
-async function scheduled<T>(r: ReadRequest, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const gone = new AbortController();
-  const onClose = () => {
-    if (!r.res.writableFinished) gone.abort();
-  };
-  r.res.on('close', onClose);
-  try {
-    return await readScheduler().run(r.access.instance.id, 'traceql', work, { signal: gone.signal, timeoutMs: SEARCH_TIMEOUT_MS });
-  } catch (error) {
-    if (error instanceof ReadRefused) {
-      r.res.setHeader('retry-after', String(error.retryAfterSeconds));
-      throw new HttpError(429, error.message);
-    }
-    throw error;
-  } finally {
-    r.res.off('close', onClose);
-  }
-}
-
 
 async function withQueryErrors<T>(run: () => Promise<T>): Promise<T> {
   try {

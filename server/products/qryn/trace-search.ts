@@ -65,7 +65,7 @@ const zip = (keys: string[], values: string[]) => new Map(keys.map((k, i) => [k,
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether the query reads what only the stored span (payload) holds: status messages, events, links. */
-function needsPayload(pipeline: Pipeline): boolean {
+export function needsPayload(pipeline: unknown): boolean {
   const text = JSON.stringify(pipeline, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
   return /"scope":"(event|link)"|"name":"(statusMessage|eventName|eventTimeSinceStart|linkTraceId|linkSpanId)"/.test(text);
 }
@@ -152,24 +152,13 @@ export async function searchTraces(client: StorageClient, database: string, opti
     `SELECT trace_id FROM ${spansTable} WHERE ${inRange} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
      ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${exact ? options.limit : MAX_INSPECTED}`,
   );
-  const payload = needsPayload(pipeline);
   const refs = referencedAttributes(pipeline);
   const result: SearchResult = { hits: [], inspectedTraces: 0, inspectedSpans: 0, inspectedBytes: 0 };
+  const reader = spanReader(client, spansTable, inRange, needsPayload(pipeline), result);
   for (let at = 0; at < candidates.length && result.hits.length < options.limit; at += CHUNK) {
     signal.throwIfAborted();
     const ids = candidates.slice(at, at + CHUNK).map((c) => c.trace_id);
-    const rows = await client.query<Row>(
-      `SELECT ${SPAN_COLUMNS}${payload ? ', source, payload' : ''} FROM ${spansTable} WHERE ${inRange} AND trace_id IN (${ids.map(literal).join(', ')})
-       ORDER BY trace_id, timestamp_ns, span_id`,
-    );
-    const byTrace = new Map<string, EvalSpan[]>();
-    for (const row of rows) {
-      result.inspectedSpans++;
-      result.inspectedBytes += rowBytes(row);
-      const list = byTrace.get(row.trace_id) ?? [];
-      list.push(toSpan(row));
-      byTrace.set(row.trace_id, list);
-    }
+    const byTrace = await reader(ids);
     for (const id of ids) {
       if (result.hits.length >= options.limit) break;
       signal.throwIfAborted();
@@ -181,6 +170,25 @@ export async function searchTraces(client: StorageClient, database: string, opti
     }
   }
   return result;
+}
+
+/** Reads the spans of traces (by id) in the range, counting what it read into `stats`. */
+export function spanReader(client: StorageClient, spansTable: string, inRange: string, payload: boolean, stats: { inspectedSpans: number; inspectedBytes: number }) {
+  return async (ids: string[]): Promise<Map<string, EvalSpan[]>> => {
+    const rows = await client.query<Row>(
+      `SELECT ${SPAN_COLUMNS}${payload ? ', source, payload' : ''} FROM ${spansTable} WHERE ${inRange} AND trace_id IN (${ids.map(literal).join(', ')})
+       ORDER BY trace_id, timestamp_ns, span_id`,
+    );
+    const byTrace = new Map<string, EvalSpan[]>();
+    for (const row of rows) {
+      stats.inspectedSpans++;
+      stats.inspectedBytes += rowBytes(row);
+      const list = byTrace.get(row.trace_id) ?? [];
+      list.push(toSpan(row));
+      byTrace.set(row.trace_id, list);
+    }
+    return byTrace;
+  };
 }
 
 function rowBytes(row: Row): number {
