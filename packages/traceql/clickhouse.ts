@@ -64,13 +64,25 @@ function textCompare(v: string, op: CompareOp, value: Static): string | null {
   }
 }
 
-function inArrays(keys: string, values: string, name: string, op: CompareOp, value: Static): string | null {
-  const c = textCompare('v', op, value);
-  return c === null ? null : `arrayExists((k, v) -> k = ${sqlString(name)} AND ${c}, ${keys}, ${values})`;
+/**
+ * The stored types a comparison with this static can hold for (field-eval.ts: a typed value compares only with its
+ * own kind; an untyped one — older rows, arrays, lists — as text).
+ */
+function typeCondition(value: Static): string {
+  if (value.type === 'string') return `t NOT IN ('i', 'd', 'b')`;
+  if (value.type === 'bool') return `t NOT IN ('s', 'i', 'd')`;
+  return `t NOT IN ('s', 'b')`;
 }
 
-const SPAN = ['attribute_keys', 'attribute_values'] as const;
-const RESOURCE = ['resource_keys', 'resource_values'] as const;
+function inArrays(keys: string, values: string, types: string, name: string, op: CompareOp, value: Static): string | null {
+  const c = textCompare('v', op, value);
+  // Rows stored before types were have no types: each value is then untyped ('').
+  const typeList = `if(empty(${types}), arrayMap(x -> '', ${keys}), ${types})`;
+  return c === null ? null : `arrayExists((k, v, t) -> k = ${sqlString(name)} AND ${typeCondition(value)} AND ${c}, ${keys}, ${values}, ${typeList})`;
+}
+
+const SPAN = ['attribute_keys', 'attribute_values', 'attribute_types'] as const;
+const RESOURCE = ['resource_keys', 'resource_values', 'resource_types'] as const;
 
 function resourceCompare(name: string, op: CompareOp, value: Static): string | null {
   // The service name has its own column (Zipkin spans carry it there only).

@@ -10,6 +10,7 @@ export interface SpanEventRow {
   name: string;
   timeNs: bigint;
   attributes: Map<string, string>;
+  types?: Map<string, string>;
 }
 export interface SpanLinkRow {
   traceId: string;
@@ -31,6 +32,9 @@ export interface EvalSpan {
   durationNs: bigint;
   attributes: Map<string, string>;
   resource: Map<string, string>;
+  /** The OTLP type of each attribute ('s', 'i', 'd', 'b', …); absent for spans stored before types were. */
+  attributeTypes?: Map<string, string>;
+  resourceTypes?: Map<string, string>;
   events: SpanEventRow[];
   links: SpanLinkRow[];
   scopeName?: string;
@@ -102,19 +106,44 @@ export function staticValue(s: Static): Value {
 }
 
 const text = (v: string | undefined): Value => (v === undefined ? undefined : { t: 'text', v });
+
+/**
+ * A stored attribute value with its OTLP type: compared as Tempo compares that type. Without a type (spans stored
+ * before types were, arrays and lists) it is text, compared as the other side's type when it reads as one.
+ */
+function typed(v: string | undefined, type: string | undefined): Value {
+  if (v === undefined) return undefined;
+  switch (type) {
+    case 's':
+      return { t: 'string', v };
+    case 'i':
+    case 'd': {
+      const n = Number(v);
+      return Number.isFinite(n) ? { t: 'number', v: n } : { t: 'text', v };
+    }
+    case 'b':
+      return { t: 'bool', v: v === 'true' };
+    default:
+      return { t: 'text', v };
+  }
+}
+const spanAttr = (span: EvalSpan, name: string) => typed(span.attributes.get(name), span.attributeTypes?.get(name));
+const resourceAttr = (span: EvalSpan, name: string) => typed(span.resource.get(name), span.resourceTypes?.get(name));
 const str = (v: string | undefined): Value => (v === undefined ? undefined : { t: 'string', v });
 
 export function attributeValue(ref: AttributeRef, span: EvalSpan, trace: EvalTrace, focus: Focus): Value {
   switch (ref.scope) {
     case 'span':
-      return text(span.attributes.get(ref.name));
+      return spanAttr(span, ref.name);
     case 'resource':
       if (ref.name === 'service.name') return str(span.resource.get('service.name') ?? (span.service || undefined));
-      return text(span.resource.get(ref.name));
+      return resourceAttr(span, ref.name);
     case 'unscoped':
-      return text(span.attributes.get(ref.name) ?? span.resource.get(ref.name) ?? (ref.name === 'service.name' && span.service ? span.service : undefined));
+      if (span.attributes.has(ref.name)) return spanAttr(span, ref.name);
+      if (span.resource.has(ref.name)) return resourceAttr(span, ref.name);
+      return ref.name === 'service.name' && span.service ? str(span.service) : undefined;
     case 'event':
-      return text(focus.event?.attributes.get(ref.name));
+      return typed(focus.event?.attributes.get(ref.name), focus.event?.types?.get(ref.name));
     case 'link':
       return text(focus.link?.attributes.get(ref.name));
     case 'instrumentation':

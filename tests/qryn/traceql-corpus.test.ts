@@ -95,6 +95,12 @@ const ATOMS: Atom[] = [
   { text: 'span.db.rows * 2 > 40', pred: (s) => (num(s.attrs['db.rows']) ?? -Infinity) * 2 > 40 },
   { text: 'duration - 50ms > 100ms', pred: (s) => s.durationNs - 50n * MS > 100n * MS },
   { text: '!(status = error)', pred: (s) => s.status !== 'error' },
+  // Typed values: an int is not the string of its digits, a bool not the string "true" (Tempo's typing).
+  { text: 'span.http.status_code = "200"', pred: (s) => s.attrs['http.status_code'] === '200' },
+  { text: 'span.cache.hit = "true"', pred: (s) => s.attrs['cache.hit'] === 'true' },
+  { text: 'span.http.method != 200', pred: (s) => typeof s.attrs['http.method'] === 'number' && s.attrs['http.method'] !== 200 },
+  { text: 'span.ratio = 0.75', pred: (s) => s.attrs.ratio === 0.75 },
+  { text: 'event.attempt >= 3', pred: (s) => s.events.some((e) => typeof e.attrs.attempt === 'number' && e.attrs.attempt >= 3) },
   { text: '1 = 1', pred: () => true },
   { text: 'true', pred: () => true },
 ];
@@ -279,5 +285,9 @@ describe(`TraceQL corpus (${QUERIES.length} queries)`, () => {
     expect(checkout.spanSets.map((s: any) => s.attributes[0].value.stringValue).sort()).toEqual([svc('api'), svc('db')]);
     const selected = await search('{ name = "GET /health" } | select(span.http.method)');
     expect(selected.body.traces[0].spanSet.spans[0].attributes).toEqual(expect.arrayContaining([{ key: 'http.method', value: { stringValue: 'GET' } }]));
+    const typed = await search('{ name = "GET /health" } | select(span.http.status_code, span.cache.hit)');
+    expect(typed.body.traces[0].spanSet.spans[0].attributes).toEqual(expect.arrayContaining([{ key: 'http.status_code', value: { intValue: '200' } }]));
+    const ratio = await search('{ span.ratio > 0.7 && name = "render" }');
+    expect(ratio.body.traces[0].spanSet.spans[0].attributes).toEqual(expect.arrayContaining([{ key: 'ratio', value: { doubleValue: 0.75 } }]));
   });
 });

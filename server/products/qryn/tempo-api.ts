@@ -307,12 +307,24 @@ function anyValue(value: NonNullable<Value>): Record<string, unknown> {
 
 const typedKeyValues = (attributes: [string, Value][]) => attributes.map(([key, value]) => ({ key, value: value === undefined ? { stringValue: 'nil' } : anyValue(value) }));
 
-const keyValues = (attributes: [string, string][]) => attributes.map(([key, value]) => ({ key, value: { stringValue: value } }));
+/**
+ * Stored attributes as OTLP KeyValues with their stored type (int64 as decimal text, which both OTLP/JSON and
+ * protobufjs take); untyped values (stored before types were) and arrays answer as strings.
+ */
+function keyValues(attributes: [string, string][], types: string[] = []) {
+  return attributes.map(([key, value], i) => {
+    const type = types[i];
+    if (type === 'i' && /^-?\d+$/.test(value)) return { key, value: { intValue: value } };
+    if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { key, value: { doubleValue: Number(value) } };
+    if (type === 'b') return { key, value: { boolValue: value === 'true' } };
+    return { key, value: { stringValue: value } };
+  });
+}
 
 /** OTLP JSON resource spans (the v1 answer's `batches`, hex ids as Grafana reads them). */
 function jsonTrace(resources: TraceResource[]) {
   return resources.map((resource) => ({
-    resource: { attributes: keyValues(resource.attributes) },
+    resource: { attributes: keyValues(resource.attributes, resource.types) },
     scopeSpans: [
       {
         spans: resource.spans.map((s) => ({
@@ -323,8 +335,8 @@ function jsonTrace(resources: TraceResource[]) {
           kind: `SPAN_KIND_${s.kind}`,
           startTimeUnixNano: s.startNs.toString(),
           endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-          attributes: keyValues(s.attributes),
-          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })) } : {}),
+          attributes: keyValues(s.attributes, s.attributeTypes),
+          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
           status: { code: s.statusCode },
         })),
       },
@@ -337,7 +349,7 @@ function protobufTrace(resources: TraceResource[]) {
   const bytes = (hex: string) => Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
   return {
     resourceSpans: resources.map((resource) => ({
-      resource: { attributes: keyValues(resource.attributes) },
+      resource: { attributes: keyValues(resource.attributes, resource.types) },
       scopeSpans: [
         {
           spans: resource.spans.map((s) => ({
@@ -348,9 +360,9 @@ function protobufTrace(resources: TraceResource[]) {
             kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
             startTimeUnixNano: s.startNs.toString(),
             endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-            attributes: keyValues(s.attributes),
+            attributes: keyValues(s.attributes, s.attributeTypes),
             // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
-            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })),
+            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
             status: { code: s.statusCode },
           })),
         },

@@ -3,7 +3,7 @@ import { upgradeInstanceSchema } from './schema';
 import type { AttributeRef, Pipeline, SpansetExpr } from '../../../packages/traceql/ast';
 import { filterSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { dateClause } from './label-index';
-import { anyValueText } from './ingest/traces';
+import { anyValueText, anyValueType } from './ingest/traces';
 
 // The read side of traces (Tempo's API): a trace by id as OTLP resource spans, TraceQL search over the spans table
 // (packages/traceql), and the tag names and values Grafana's query builder offers.
@@ -24,6 +24,8 @@ export interface StoredSpan {
   durationNs: bigint;
   statusCode: number;
   attributes: [string, string][];
+  /** The OTLP type of each attribute ('s', 'i', 'd', 'b', 'a', 'k'); empty for spans stored before types were. */
+  attributeTypes: string[];
   events: SpanEvent[];
 }
 
@@ -32,11 +34,13 @@ export interface SpanEvent {
   timeNs: bigint;
   name: string;
   attributes: [string, string][];
+  attributeTypes: string[];
 }
 
 /** One resource of a trace (a service and its resource attributes) and its spans. */
 export interface TraceResource {
   attributes: [string, string][];
+  types: string[];
   spans: StoredSpan[];
 }
 
@@ -65,10 +69,12 @@ export interface SpanRow {
   attribute_values: string[];
   resource_keys: string[];
   resource_values: string[];
+  attribute_types: string[];
+  resource_types: string[];
 }
 
 export const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
-  attribute_keys, attribute_values, resource_keys, resource_values`;
+  attribute_keys, attribute_values, resource_keys, resource_values, attribute_types, resource_types`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -89,7 +95,7 @@ export function eventsOfPayload(source: string, payload: string): SpanEvent[] {
   if (source === 'zipkin') {
     for (const a of Array.isArray(span.annotations) ? span.annotations : []) {
       if (isObject(a) && typeof a.timestamp === 'number' && Number.isSafeInteger(a.timestamp) && typeof a.value === 'string') {
-        events.push({ timeNs: BigInt(a.timestamp) * 1_000n, name: a.value, attributes: [] });
+        events.push({ timeNs: BigInt(a.timestamp) * 1_000n, name: a.value, attributes: [], attributeTypes: [] });
       }
     }
   } else {
@@ -97,10 +103,9 @@ export function eventsOfPayload(source: string, payload: string): SpanEvent[] {
       if (!isObject(e)) continue;
       const time = typeof e.timeUnixNano === 'number' ? String(Math.trunc(e.timeUnixNano)) : e.timeUnixNano;
       if (typeof time !== 'string' || !/^\d{1,20}$/.test(time)) continue;
-      const attributes: [string, string][] = (Array.isArray(e.attributes) ? e.attributes : [])
-        .filter((a): a is Record<string, unknown> => isObject(a) && typeof a.key === 'string')
-        .map((a) => [a.key as string, anyValueText(a.value)]);
-      events.push({ timeNs: BigInt(time), name: typeof e.name === 'string' ? e.name : '', attributes });
+      const list = (Array.isArray(e.attributes) ? e.attributes : []).filter((a): a is Record<string, unknown> => isObject(a) && typeof a.key === 'string');
+      const attributes = list.map((a): [string, string] => [a.key as string, anyValueText(a.value)]);
+      events.push({ timeNs: BigInt(time), name: typeof e.name === 'string' ? e.name : '', attributes, attributeTypes: list.map((a) => anyValueType(a.value)) });
     }
   }
   // Tempo answers a span's events in time order; Zipkin does not require its annotations sorted.
@@ -108,10 +113,14 @@ export function eventsOfPayload(source: string, payload: string): SpanEvent[] {
 }
 
 /** The resource attributes of a row (rows written before the resource columns have only the service name). */
-function resourceOf(row: SpanRow): [string, string][] {
+function resourceOf(row: SpanRow): { attributes: [string, string][]; types: string[] } {
   const attributes = pairs(row.resource_keys, row.resource_values);
-  if (!attributes.some(([k]) => k === 'service.name')) attributes.unshift(['service.name', row.service_name]);
-  return attributes;
+  const types = [...(row.resource_types ?? [])];
+  if (!attributes.some(([k]) => k === 'service.name')) {
+    attributes.unshift(['service.name', row.service_name]);
+    if (types.length) types.unshift('s');
+  }
+  return { attributes, types };
 }
 
 export function createTraceReader(client: StorageClient, database: string) {
@@ -129,9 +138,9 @@ export function createTraceReader(client: StorageClient, database: string) {
       const rows = await client.query<SpanRow & { source: string; payload: string }>(`SELECT ${SPAN_COLUMNS}, source, payload FROM ${spans} WHERE trace_id = ${literal(id)} ORDER BY timestamp_ns LIMIT ${MAX_SPANS_PER_TRACE}`);
       const resources = new Map<string, TraceResource>();
       for (const row of rows) {
-        const attributes = resourceOf(row);
-        const key = JSON.stringify(attributes);
-        const resource = resources.get(key) ?? { attributes, spans: [] };
+        const { attributes, types } = resourceOf(row);
+        const key = JSON.stringify([attributes, types]);
+        const resource = resources.get(key) ?? { attributes, types, spans: [] };
         resource.spans.push({
           traceId: id,
           spanId: row.span_id,
@@ -142,6 +151,7 @@ export function createTraceReader(client: StorageClient, database: string) {
           durationNs: BigInt(row.dur),
           statusCode: row.status_code,
           attributes: pairs(row.attribute_keys, row.attribute_values),
+          attributeTypes: row.attribute_types ?? [],
           events: eventsOfPayload(row.source, row.payload),
         });
         resources.set(key, resource);

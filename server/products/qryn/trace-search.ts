@@ -109,7 +109,9 @@ function toSpan(row: Row): EvalSpan {
     durationNs: BigInt(row.dur),
     attributes: zip(row.attribute_keys, row.attribute_values),
     resource: zip(row.resource_keys, row.resource_values),
-    events: events.map((e) => ({ name: e.name, timeNs: e.timeNs, attributes: new Map(e.attributes) })),
+    ...(row.attribute_types?.length ? { attributeTypes: zip(row.attribute_keys, row.attribute_types) } : {}),
+    ...(row.resource_types?.length ? { resourceTypes: zip(row.resource_keys, row.resource_types) } : {}),
+    events: events.map((e) => ({ name: e.name, timeNs: e.timeNs, attributes: new Map(e.attributes), types: new Map(e.attributes.map(([k], i) => [k, e.attributeTypes[i] ?? ''])) })),
     links: linksOf(payload),
   };
 }
