@@ -16,6 +16,7 @@ export interface SpanLinkRow {
   traceId: string;
   spanId: string;
   attributes: Map<string, string>;
+  types?: Map<string, string>;
 }
 
 /** A span of a trace as the evaluator sees it. */
@@ -105,7 +106,6 @@ export function staticValue(s: Static): Value {
   }
 }
 
-const text = (v: string | undefined): Value => (v === undefined ? undefined : { t: 'text', v });
 
 /**
  * A stored attribute value with its OTLP type: compared as Tempo compares that type. Without a type (spans stored
@@ -145,7 +145,7 @@ export function attributeValue(ref: AttributeRef, span: EvalSpan, trace: EvalTra
     case 'event':
       return typed(focus.event?.attributes.get(ref.name), focus.event?.types?.get(ref.name));
     case 'link':
-      return text(focus.link?.attributes.get(ref.name));
+      return typed(focus.link?.attributes.get(ref.name), focus.link?.types?.get(ref.name));
     case 'instrumentation':
       return undefined;
     case 'intrinsic':

@@ -209,11 +209,20 @@ describe('tag search and tags', () => {
     expect(scope('intrinsic')).toEqual(expect.arrayContaining(['duration', 'kind', 'name', 'status']));
     expect((await gw('/api/v2/search/tags?scope=resource')).body.scopes.map((s: { name: string }) => s.name)).toEqual(['resource']);
     expect((await gw('/api/v2/search/tags?scope=nope')).status).toBe(400);
+    const only = async (name: string) => (await gw(`/api/v2/search/tags?scope=${name}`)).body.scopes;
+    expect(await only('event')).toEqual([{ name: 'event', tags: expect.arrayContaining(['exception.type', 'retries', 'queue.depth']) }]);
+    expect(await only('link')).toEqual([{ name: 'link', tags: [] }]);
+    expect(await only('instrumentation')).toEqual([{ name: 'instrumentation', tags: [] }]);
+    expect(v2.body.scopes.map((s: { name: string }) => s.name)).toEqual(['span', 'resource', 'intrinsic', 'event', 'link', 'instrumentation']);
   });
 
   it('lists typed tag values, narrowed by the query being written', async () => {
     const values = async (tag: string, q?: string) => (await gw(`/api/v2/search/tag/${encodeURIComponent(tag)}/values${q ? `?${new URLSearchParams({ q })}` : ''}`)).body.tagValues;
-    expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'int', value: '200' }]));
+    // OTLP's int 503 and Zipkin's string tag "200", each with its stored type.
+    expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'string', value: '200' }]));
+    expect(await values('event.retries')).toEqual([{ type: 'int', value: '2' }]);
+    expect(await values('event:name')).toEqual(expect.arrayContaining([{ type: 'string', value: 'exception' }, { type: 'string', value: 'queued' }]));
+    expect(await values('duration', `{ ${mine} && name = "list items" }`)).toEqual([{ type: 'duration', value: '20ms' }]);
     expect(await values('resource.service.name')).toEqual(expect.arrayContaining(['frontend', 'payments', 'inventory', 'mailer'].map((s) => ({ type: 'string', value: svc(s) }))));
     expect(await values('span.http.method', `{ resource.service.name = "${svc('inventory')}" }`)).toEqual([{ type: 'string', value: 'POST' }]);
     // An unfinished query narrows nothing.

@@ -113,11 +113,14 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const params = url.searchParams;
     const range = searchRange(params, r.nowNs);
     const scope = params.get('scope') ?? '';
-    if (!['', 'all', 'none', 'span', 'resource', 'intrinsic'].includes(scope)) throw new HttpError(400, `invalid scope "${scope.slice(0, 40)}": use span, resource, intrinsic or none.`);
-    const scopes: TagScope[] = scope === 'span' || scope === 'resource' || scope === 'intrinsic' ? [scope] : ['span', 'resource', 'intrinsic'];
+    const named: TagScope[] = ['span', 'resource', 'intrinsic', 'event', 'link', 'instrumentation'];
+    if (scope !== '' && scope !== 'all' && scope !== 'none' && !named.includes(scope as TagScope)) {
+      throw new HttpError(400, `invalid scope "${scope.slice(0, 40)}": use span, resource, event, link, instrumentation, intrinsic or none.`);
+    }
+    const scopes: TagScope[] = named.includes(scope as TagScope) ? [scope as TagScope] : named;
     if (path === '/api/search/tags') {
       const names = new Set<string>();
-      for (const s of scopes.filter((s) => s !== 'intrinsic')) for (const name of await reader.tagNames(range, s)) names.add(name);
+      for (const s of scopes.filter((s) => s === 'span' || s === 'resource')) for (const name of await reader.tagNames(range, s)) names.add(name);
       sendJson(res, 200, { tagNames: [...names].sort() });
     } else {
       const answer = [];
@@ -133,7 +136,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const tag = decodeTag(values[2]);
     if (values[1] === undefined) {
       // v1 names a plain attribute (span or resource).
-      sendJson(res, 200, { tagValues: await reader.tagValues({ scope: 'unscoped', name: tag }, range) });
+      sendJson(res, 200, { tagValues: [...new Set((await reader.tagValues({ scope: 'unscoped', name: tag }, range)).map((v) => v.value))] });
       return true;
     }
     const ref = parseAttributeRef(tag);
@@ -149,9 +152,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
         within = undefined;
       }
     }
-    const found = await withQueryErrors(() => reader.tagValues(ref, range, within));
-    const type = ref.scope === 'intrinsic' && (ref.name === 'status' || ref.name === 'kind') ? () => 'keyword' : inferType;
-    sendJson(res, 200, { tagValues: found.map((value) => ({ type: type(value), value })) });
+    sendJson(res, 200, { tagValues: await withQueryErrors(() => reader.tagValues(ref, range, within)) });
     return true;
   }
   return false;
@@ -167,14 +168,6 @@ function decodeTag(raw: string): string {
   } catch {
     throw new HttpError(400, 'The tag name in the path is not valid percent-encoding.');
   }
-}
-
-/** Values are stored as text: the type Tempo would report is read back from the text's form. */
-function inferType(value: string): string {
-  if (/^-?\d+$/.test(value)) return 'int';
-  if (/^-?\d+\.\d+(?:[eE][-+]?\d+)?$/.test(value)) return 'float';
-  if (value === 'true' || value === 'false') return 'bool';
-  return 'string';
 }
 
 function traceQL(q: string): Pipeline {

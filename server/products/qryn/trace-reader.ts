@@ -44,7 +44,49 @@ export interface TraceResource {
   spans: StoredSpan[];
 }
 
-export type TagScope = 'span' | 'resource' | 'intrinsic';
+export type TagScope = 'span' | 'resource' | 'intrinsic' | 'event' | 'link' | 'instrumentation';
+
+/** A tag value with the type Tempo reports for it (string, int, float, bool, duration, keyword). */
+export interface TagValue {
+  type: string;
+  value: string;
+}
+
+/** The spans' stored payloads a scan for event and link tags reads at most (newest first). */
+const MAX_PAYLOAD_SCAN = 10_000;
+const TYPE_NAMES: Record<string, string> = { s: 'string', i: 'int', d: 'float', b: 'bool', a: 'string', k: 'string' };
+
+/** The type of a stored value: its stored type, or for rows stored before types were, read from its form. */
+export function tagType(value: string, stored: string | undefined): string {
+  if (stored && TYPE_NAMES[stored]) return TYPE_NAMES[stored];
+  if (/^-?\d+$/.test(value)) return 'int';
+  if (/^-?\d+\.\d+(?:[eE][-+]?\d+)?$/.test(value)) return 'float';
+  if (value === 'true' || value === 'false') return 'bool';
+  return 'string';
+}
+
+/** Go's time.Duration.String(), as Tempo writes durations (1.5s, 150ms, 1m30s, 1h0m0s). */
+export function goDuration(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  const sign = ns < 0n ? '-' : '';
+  let n = ns < 0n ? -ns : ns;
+  const frac = (value: bigint, unit: bigint) => {
+    const whole = value / unit;
+    const rest = (value % unit).toString().padStart(unit.toString().length - 1, '0').replace(/0+$/, '');
+    return rest ? `${whole}.${rest}` : `${whole}`;
+  };
+  if (n < 1_000n) return `${sign}${n}ns`;
+  if (n < 1_000_000n) return `${sign}${frac(n, 1_000n)}µs`;
+  if (n < 1_000_000_000n) return `${sign}${frac(n, 1_000_000n)}ms`;
+  let out = '';
+  const h = n / 3_600_000_000_000n;
+  n %= 3_600_000_000_000n;
+  const m = n / 60_000_000_000n;
+  n %= 60_000_000_000n;
+  if (h > 0n) out += `${h}h`;
+  if (h > 0n || m > 0n) out += `${m}m`;
+  return `${sign}${out}${frac(n, 1_000_000_000n)}s`;
+}
 /** The intrinsics TraceQL search understands here (packages/traceql). */
 export const INTRINSIC_TAGS = ['duration', 'event:name', 'event:timeSinceStart', 'kind', 'link:spanID', 'link:traceID', 'name', 'rootName', 'rootServiceName', 'span:childCount', 'span:id', 'span:parentID', 'status', 'statusMessage', 'trace:id', 'traceDuration'];
 
@@ -162,7 +204,14 @@ export function createTraceReader(client: StorageClient, database: string) {
     /** Attribute names seen in the range, per scope. */
     async tagNames(range: TimeRange, scope: TagScope): Promise<string[]> {
       if (scope === 'intrinsic') return INTRINSIC_TAGS;
+      // The instrumentation scope is not among what a span row keeps: no attribute names are known for it.
+      if (scope === 'instrumentation') return [];
       await ready();
+      if (scope === 'event' || scope === 'link') {
+        const names = new Set<string>();
+        for (const holder of await this.payloadHolders(range, scope)) for (const [key] of holder.attributes) names.add(key);
+        return [...names].sort().slice(0, MAX_TAGS);
+      }
       const keys = scope === 'span' ? 'attribute_keys' : `arrayConcat(resource_keys, if(service_name != '', ['service.name'], emptyArrayString()))`;
       const rows = await client.query<{ tag: string }>(
         `SELECT DISTINCT arrayJoin(${keys}) AS tag FROM ${spans} WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs} ORDER BY tag LIMIT ${MAX_TAGS}`,
@@ -174,19 +223,42 @@ export function createTraceReader(client: StorageClient, database: string) {
      * The values of an attribute or intrinsic in the range, optionally among the spans a TraceQL query's filters
      * match (the query builder narrows its choices with the rest of the query).
      */
-    async tagValues(ref: AttributeRef, range: TimeRange, within?: Pipeline): Promise<string[]> {
+    async tagValues(ref: AttributeRef, range: TimeRange, within?: Pipeline): Promise<TagValue[]> {
       await ready();
+      const payloadScope = ref.scope === 'event' || (ref.scope === 'intrinsic' && ref.name === 'eventName') ? 'event' : ref.scope === 'link' || (ref.scope === 'intrinsic' && (ref.name === 'linkTraceId' || ref.name === 'linkSpanId')) ? 'link' : undefined;
+      if (payloadScope) {
+        const found = new Map<string, TagValue>();
+        for (const holder of await this.payloadHolders(range, payloadScope)) {
+          if (ref.scope === 'intrinsic') {
+            const value = ref.name === 'eventName' ? holder.name : ref.name === 'linkTraceId' ? holder.traceId : holder.spanId;
+            if (value !== undefined) found.set(`s${value}`, { type: 'string', value });
+            continue;
+          }
+          holder.attributes.forEach(([key, value], i) => {
+            if (key === ref.name) found.set(`${holder.types[i]}${value}`, { type: tagType(value, holder.types[i]), value });
+          });
+        }
+        return [...found.values()].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)).slice(0, MAX_TAGS);
+      }
       const narrowing = within ? withinSql(within, table(range)) : null;
       const where = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}${narrowing ? ` AND ${narrowing}` : ''}`;
-      const spanValues = `arrayFilter((v, k) -> k = ${literal(ref.name)}, attribute_values, attribute_keys)`;
+      // Each value with its stored type in front (`i\t42`); rows stored before types were have none.
+      const withTypes = (keys: string, values: string, types: string) =>
+        `arrayFilter((v, k) -> k = ${literal(ref.name)}, arrayMap((v, t) -> concat(t, '\t', v), ${values}, if(empty(${types}), arrayMap(x -> '', ${keys}), ${types})), ${keys})`;
+      const spanValues = withTypes('attribute_keys', 'attribute_values', 'attribute_types');
       const resourceValues = ref.name === 'service.name'
-        ? `if(service_name != '', [service_name], emptyArrayString())`
-        : `arrayFilter((v, k) -> k = ${literal(ref.name)}, resource_values, resource_keys)`;
+        ? `if(service_name != '', [concat('s\t', service_name)], emptyArrayString())`
+        : withTypes('resource_keys', 'resource_values', 'resource_types');
       let expression: string;
       if (ref.scope === 'intrinsic') {
-        if (ref.name === 'status') return STATUS_NAMES.slice().reverse();
-        if (ref.name === 'kind') return ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-        if (ref.name === 'name') expression = 'name';
+        const keywords = (list: string[]) => list.map((value) => ({ type: 'keyword', value }));
+        if (ref.name === 'status') return keywords(STATUS_NAMES.slice().reverse());
+        if (ref.name === 'kind') return keywords(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer']);
+        if (ref.name === 'duration') {
+          const rows = await client.query<{ d: string }>(`SELECT DISTINCT toString(duration_ns) AS d FROM ${spans} WHERE ${where} ORDER BY duration_ns LIMIT ${MAX_TAGS}`);
+          return rows.map((r) => ({ type: 'duration', value: goDuration(BigInt(r.d)) }));
+        }
+        if (ref.name === 'name') expression = `concat('s\t', name)`;
         else if (ref.name === 'rootName') return this.rootValues('name', where);
         else if (ref.name === 'rootServiceName') return this.rootValues('service_name', where);
         else return [];
@@ -194,12 +266,33 @@ export function createTraceReader(client: StorageClient, database: string) {
       else if (ref.scope === 'resource') expression = `arrayJoin(${resourceValues})`;
       else expression = `arrayJoin(arrayConcat(${spanValues}, ${resourceValues}))`;
       const rows = await client.query<{ value: string }>(`SELECT DISTINCT ${expression} AS value FROM ${spans} WHERE ${where} ORDER BY value LIMIT ${MAX_TAGS}`);
-      return rows.map((r) => r.value);
+      const seen = new Map<string, TagValue>();
+      for (const { value: typed } of rows) {
+        const tab = typed.indexOf('\t');
+        const value = typed.slice(tab + 1);
+        const entry = { type: tagType(value, typed.slice(0, tab) || undefined), value };
+        seen.set(`${entry.type}\t${value}`, entry);
+      }
+      return [...seen.values()].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     },
 
-    async rootValues(column: 'name' | 'service_name', where: string): Promise<string[]> {
+    async rootValues(column: 'name' | 'service_name', where: string): Promise<TagValue[]> {
       const rows = await client.query<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM ${spans} WHERE ${where} AND parent_id = '' ORDER BY value LIMIT ${MAX_TAGS}`);
-      return rows.map((r) => r.value);
+      return rows.map((r) => ({ type: 'string', value: r.value }));
+    },
+
+    /**
+     * The events or links of the newest spans in the range that have any (read from the stored spans, which keep
+     * them), each with its attributes: what event and link tags are listed from.
+     */
+    async payloadHolders(range: TimeRange, scope: 'event' | 'link'): Promise<{ name?: string; traceId?: string; spanId?: string; attributes: [string, string][]; types: string[] }[]> {
+      const marker = scope === 'event' ? `'"events"'` : `'"links"'`;
+      const rows = await client.query<{ source: string; payload: string }>(
+        `SELECT source, payload FROM ${spans} WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}
+           AND position(payload, ${marker}) > 0 ORDER BY timestamp_ns DESC LIMIT ${MAX_PAYLOAD_SCAN}`,
+      );
+      if (scope === 'event') return rows.flatMap((r) => eventsOfPayload(r.source, r.payload).map((e) => ({ name: e.name, attributes: e.attributes, types: e.attributeTypes })));
+      return rows.flatMap((r) => linksOfPayload(r.payload));
     },
   };
 }
@@ -220,4 +313,24 @@ function withinSql(pipeline: Pipeline, table: SpanTable): string | null {
   };
   pipeline.stages.forEach((s) => (s.kind === 'spanset' ? walk(s.expr) : undefined));
   return open || filters.length === 0 ? null : `(${filters.join(' OR ')})`;
+}
+
+/** The links of a stored OTLP span: ids and attributes (with their types). */
+export function linksOfPayload(payload: string): { traceId: string; spanId: string; attributes: [string, string][]; types: string[] }[] {
+  let span: unknown;
+  try {
+    span = JSON.parse(payload);
+  } catch {
+    return [];
+  }
+  if (!isObject(span) || !Array.isArray(span.links)) return [];
+  return span.links.filter(isObject).map((l) => {
+    const list = (Array.isArray(l.attributes) ? l.attributes : []).filter((a): a is Record<string, unknown> => isObject(a) && typeof a.key === 'string');
+    return {
+      traceId: typeof l.traceId === 'string' ? l.traceId.toLowerCase() : '',
+      spanId: typeof l.spanId === 'string' ? l.spanId.toLowerCase() : '',
+      attributes: list.map((a): [string, string] => [a.key as string, anyValueText(a.value)]),
+      types: list.map((a) => anyValueType(a.value)),
+    };
+  });
 }

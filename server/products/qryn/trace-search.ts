@@ -1,7 +1,7 @@
 import { identifier, literal, type StorageClient } from './storage-client';
 import { upgradeInstanceSchema } from './schema';
 import { dateClause } from './label-index';
-import { eventsOfPayload, SPAN_COLUMNS, type SpanRow, type TimeRange } from './trace-reader';
+import { eventsOfPayload, linksOfPayload, SPAN_COLUMNS, type SpanRow, type TimeRange } from './trace-reader';
 import { refText, type AttributeRef, type FieldExpr, type Kind, type Pipeline } from '../../../packages/traceql/ast';
 import { conditionIsExact, traceConditionSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { attributeValue, buildTrace, evalField, type EvalSpan, type EvalTrace, type SpanLinkRow, type Value } from '../../../packages/traceql/field-eval';
@@ -70,21 +70,6 @@ export function needsPayload(pipeline: unknown): boolean {
   return /"scope":"(event|link)"|"name":"(statusMessage|eventName|eventTimeSinceStart|linkTraceId|linkSpanId)"/.test(text);
 }
 
-function linksOf(payload: unknown): SpanLinkRow[] {
-  if (!isObject(payload) || !Array.isArray(payload.links)) return [];
-  return payload.links.filter(isObject).map((l) => ({
-    traceId: typeof l.traceId === 'string' ? l.traceId.toLowerCase() : '',
-    spanId: typeof l.spanId === 'string' ? l.spanId.toLowerCase() : '',
-    attributes: new Map((Array.isArray(l.attributes) ? l.attributes : []).filter(isObject).map((a) => [String(a.key), anyText(a.value)])),
-  }));
-}
-
-function anyText(value: unknown): string {
-  if (!isObject(value)) return '';
-  for (const key of ['stringValue', 'intValue', 'doubleValue', 'boolValue']) if (value[key] !== undefined && value[key] !== null) return String(value[key]);
-  return '';
-}
-
 function toSpan(row: Row): EvalSpan {
   let payload: unknown;
   if (row.payload !== undefined) {
@@ -112,7 +97,7 @@ function toSpan(row: Row): EvalSpan {
     ...(row.attribute_types?.length ? { attributeTypes: zip(row.attribute_keys, row.attribute_types) } : {}),
     ...(row.resource_types?.length ? { resourceTypes: zip(row.resource_keys, row.resource_types) } : {}),
     events: events.map((e) => ({ name: e.name, timeNs: e.timeNs, attributes: new Map(e.attributes), types: new Map(e.attributes.map(([k], i) => [k, e.attributeTypes[i] ?? ''])) })),
-    links: linksOf(payload),
+    links: row.payload === undefined ? [] : linksOfPayload(row.payload).map((l): SpanLinkRow => ({ traceId: l.traceId, spanId: l.spanId, attributes: new Map(l.attributes), types: new Map(l.attributes.map(([k], i) => [k, l.types[i]])) })),
   };
 }
 
