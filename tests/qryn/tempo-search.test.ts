@@ -74,6 +74,7 @@ beforeAll(async () => {
         resource: { attributes: [attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')] },
         scopeSpans: [
           {
+            scope: { name: `inventory-lib-${run}`, version: '2.1' },
             spans: [
               { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 },
                 events: [{ timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), attr('retries', 2)] }] },
@@ -221,6 +222,7 @@ describe('tag search and tags', () => {
     // OTLP's int 503 and Zipkin's string tag "200", each with its stored type.
     expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'string', value: '200' }]));
     expect(await values('event.retries')).toEqual([{ type: 'int', value: '2' }]);
+    expect(await values('instrumentation:name', `{ ${mine} && instrumentation:version = "2.1" }`)).toEqual([{ type: 'string', value: `inventory-lib-${run}` }]);
     expect(await values('event:name')).toEqual(expect.arrayContaining([{ type: 'string', value: 'exception' }, { type: 'string', value: 'queued' }]));
     expect(await values('duration', `{ ${mine} && name = "list items" }`)).toEqual([{ type: 'duration', value: '20ms' }]);
     expect(await values('resource.service.name')).toEqual(expect.arrayContaining(['frontend', 'payments', 'inventory', 'mailer'].map((s) => ({ type: 'string', value: svc(s) }))));

@@ -101,6 +101,9 @@ const ATOMS: Atom[] = [
   { text: 'span.http.method != 200', pred: (s) => typeof s.attrs['http.method'] === 'number' && s.attrs['http.method'] !== 200 },
   { text: 'span.ratio = 0.75', pred: (s) => s.attrs.ratio === 0.75 },
   { text: 'event.attempt >= 3', pred: (s) => s.events.some((e) => typeof e.attrs.attempt === 'number' && e.attrs.attempt >= 3) },
+  // Every span of the data set is sent in the scope `corpus` 1.0.
+  { text: 'instrumentation:name = "corpus"', pred: () => true },
+  { text: 'instrumentation:version != "1.0"', pred: () => false },
   { text: '1 = 1', pred: () => true },
   { text: 'true', pred: () => true },
 ];

@@ -88,7 +88,7 @@ export function goDuration(ns: bigint): string {
   return `${sign}${out}${frac(n, 1_000_000_000n)}s`;
 }
 /** The intrinsics TraceQL search understands here (packages/traceql). */
-export const INTRINSIC_TAGS = ['duration', 'event:name', 'event:timeSinceStart', 'kind', 'link:spanID', 'link:traceID', 'name', 'rootName', 'rootServiceName', 'span:childCount', 'span:id', 'span:parentID', 'status', 'statusMessage', 'trace:id', 'traceDuration'];
+export const INTRINSIC_TAGS = ['duration', 'event:name', 'event:timeSinceStart', 'kind', 'instrumentation:name', 'instrumentation:version', 'link:spanID', 'link:traceID', 'name', 'rootName', 'rootServiceName', 'span:childCount', 'span:id', 'span:parentID', 'status', 'statusMessage', 'trace:id', 'traceDuration'];
 
 const MAX_SPANS_PER_TRACE = 10_000;
 const MAX_TAGS = 1_000;
@@ -113,10 +113,12 @@ export interface SpanRow {
   resource_values: string[];
   attribute_types: string[];
   resource_types: string[];
+  scope_name: string;
+  scope_version: string;
 }
 
 export const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
-  attribute_keys, attribute_values, resource_keys, resource_values, attribute_types, resource_types`;
+  attribute_keys, attribute_values, resource_keys, resource_values, attribute_types, resource_types, scope_name, scope_version`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -204,7 +206,7 @@ export function createTraceReader(client: StorageClient, database: string) {
     /** Attribute names seen in the range, per scope. */
     async tagNames(range: TimeRange, scope: TagScope): Promise<string[]> {
       if (scope === 'intrinsic') return INTRINSIC_TAGS;
-      // The instrumentation scope is not among what a span row keeps: no attribute names are known for it.
+      // The scope's attributes are not kept (only its name and version): no attribute names to list.
       if (scope === 'instrumentation') return [];
       await ready();
       if (scope === 'event' || scope === 'link') {
@@ -259,6 +261,9 @@ export function createTraceReader(client: StorageClient, database: string) {
           return rows.map((r) => ({ type: 'duration', value: goDuration(BigInt(r.d)) }));
         }
         if (ref.name === 'name') expression = `concat('s\t', name)`;
+        // Spans without a scope (Zipkin's, older rows) have '' there, which is no value to offer.
+        else if (ref.name === 'instrumentationName') expression = `arrayJoin(if(scope_name = '', emptyArrayString(), [concat('s\t', scope_name)]))`;
+        else if (ref.name === 'instrumentationVersion') expression = `arrayJoin(if(scope_version = '', emptyArrayString(), [concat('s\t', scope_version)]))`;
         else if (ref.name === 'rootName') return this.rootValues('name', where);
         else if (ref.name === 'rootServiceName') return this.rootValues('service_name', where);
         else return [];

@@ -96,6 +96,8 @@ function toSpan(row: Row): EvalSpan {
     resource: zip(row.resource_keys, row.resource_values),
     ...(row.attribute_types?.length ? { attributeTypes: zip(row.attribute_keys, row.attribute_types) } : {}),
     ...(row.resource_types?.length ? { resourceTypes: zip(row.resource_keys, row.resource_types) } : {}),
+    ...(row.scope_name ? { scopeName: row.scope_name } : {}),
+    ...(row.scope_version ? { scopeVersion: row.scope_version } : {}),
     events: events.map((e) => ({ name: e.name, timeNs: e.timeNs, attributes: new Map(e.attributes), types: new Map(e.attributes.map(([k], i) => [k, e.attributeTypes[i] ?? ''])) })),
     links: row.payload === undefined ? [] : linksOfPayload(row.payload).map((l): SpanLinkRow => ({ traceId: l.traceId, spanId: l.spanId, attributes: new Map(l.attributes), types: new Map(l.attributes.map(([k], i) => [k, l.types[i]])) })),
   };

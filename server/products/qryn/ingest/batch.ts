@@ -37,6 +37,9 @@ export interface SpanRecord {
   /** The OTLP type of each attribute, by position ('s' string, 'i' int, 'd' double, 'b' bool, 'a' array, 'k' list). */
   attributeTypes?: string[];
   resourceTypes?: string[];
+  /** OTLP's instrumentation scope of the span (scopeSpans[].scope): name and version. */
+  scopeName?: string;
+  scopeVersion?: string;
   source: 'zipkin' | 'otlp';
   payload: string;
 }

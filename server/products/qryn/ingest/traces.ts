@@ -137,6 +137,9 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
     if (!Array.isArray(scopes)) throw new IngestError('scopeSpans must be an array.');
     for (const scope of scopes) {
       if (!isRecord(scope) || (scope.spans !== undefined && !Array.isArray(scope.spans))) throw new IngestError('Each scopeSpans needs a spans array.');
+      const instrumentation = isRecord(scope.scope) ? scope.scope : isRecord(scope.instrumentationLibrary) ? scope.instrumentationLibrary : {};
+      const scopeName = typeof instrumentation.name === 'string' ? instrumentation.name : '';
+      const scopeVersion = typeof instrumentation.version === 'string' ? instrumentation.version : '';
       for (const span of (scope.spans as unknown[]) ?? []) {
         if (!isRecord(span)) throw new IngestError('Each span must be an object.');
         const start = nanos(span.startTimeUnixNano, 'startTimeUnixNano');
@@ -162,6 +165,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
           resourceAttributes,
           attributeTypes: attributeTypes(span.attributes),
           resourceTypes,
+          scopeName,
+          scopeVersion,
           source: 'otlp',
           payload: JSON.stringify(span, (_key, value: unknown) =>
             value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'bigint' ? value.toString() : isLong(value) ? longText(value) : value,
