@@ -7,6 +7,8 @@ import WebSocket from 'ws';
 // `npm run bench:tempo`: Tempo search and Loki's live tail on a qryn instance of a platform started here.
 // - search: TRACES traces of SPANS spans each pushed as OTLP JSON, then each TraceQL query RUNS times over the last
 //   hour; the median and the slowest answer time are printed.
+// - metrics: each TraceQL metrics query RUNS times over the same hour, next to one ClickHouse query that reads the
+//   same rows directly (what the storage alone costs).
 // - tail: a live tail is opened, LINES lines are pushed one at a time; the time from the push's answer to the line's
 //   frame is printed (it is bounded by the one-second poll).
 
@@ -23,6 +25,17 @@ const QUERIES = [
   '{ status = error } && { name = "db query" }',
   '{ .http.route =~ "/api/v1/items/.*" || kind = client }',
   '{}',
+  '{ kind = server } > { status = error }',
+  '{ name = "db query" } | count() > 2',
+];
+
+// TraceQL metrics over the last hour (step 60s), each next to one ClickHouse query over the same rows.
+const METRICS: { q: string; sql: (spans: string, where: string) => string }[] = [
+  { q: '{ } | rate() by (resource.service.name)', sql: (t, w) => `SELECT service_name, count() FROM ${t} WHERE ${w} GROUP BY service_name` },
+  {
+    q: '{ kind = server } > { status = error } | count_over_time()',
+    sql: (t, w) => `SELECT count() FROM ${t} WHERE ${w} AND status_code = 2 AND (trace_id, parent_id) IN (SELECT trace_id, span_id FROM ${t} WHERE ${w} AND kind = 'SERVER')`,
+  },
 ];
 
 async function main() {
@@ -78,6 +91,35 @@ async function main() {
       }
       times.sort((a, b) => a - b);
       console.log(`| \`${q}\` | ${found} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ${times[times.length - 1].toFixed(0)} |`);
+    }
+
+    const { findInstance } = await import('../server/products/qryn/qryn-repository');
+    const instance = (await findInstance(platform.db, qryn.instanceId))!;
+    const client = await qryn.backend.storageOf(instance);
+    const endS = Math.ceil(Date.now() / 1000);
+    const startS = endS - 3600;
+    const where = `timestamp_ns >= ${startS}000000000 AND timestamp_ns < ${endS}000000000`;
+    console.log(`\nmetrics over ${TRACES * SPANS} spans, ${RUNS} runs each, step 60s, next to a direct ClickHouse query of the same rows:`);
+    console.log('| query | series | median ms | max ms | ClickHouse alone, median ms |');
+    console.log('| --- | ---: | ---: | ---: | ---: |');
+    for (const m of METRICS) {
+      const times: number[] = [];
+      const direct: number[] = [];
+      let series = 0;
+      for (let r = 0; r < RUNS; r++) {
+        const started = performance.now();
+        const response = await fetch(`${qryn.url}/api/metrics/query_range?${new URLSearchParams({ q: m.q, start: String(startS), end: String(endS), step: '60s' })}`, { headers });
+        const body = (await response.json()) as { series: unknown[] };
+        if (!response.ok) throw new Error(`${m.q}: ${response.status} ${JSON.stringify(body)}`);
+        times.push(performance.now() - started);
+        series = body.series.length;
+        const scan = performance.now();
+        await client.query(m.sql(`\`${instance.database_name}\`.spans`, where));
+        direct.push(performance.now() - scan);
+      }
+      times.sort((a, b) => a - b);
+      direct.sort((a, b) => a - b);
+      console.log(`| \`${m.q}\` | ${series} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ${times[times.length - 1].toFixed(0)} | ${direct[Math.floor(direct.length / 2)].toFixed(0)} |`);
     }
 
     const ws = new WebSocket(`${qryn.url.replace(/^http/, 'ws')}/loki/api/v1/tail?${new URLSearchParams({ query: '{job="bench-tail"}' })}`, { headers: { authorization: qryn.basic } });

@@ -1,13 +1,16 @@
 import { toClickHouseRegex } from '../re2-pattern/re2-pattern';
-import type { AttributeRef, CompareOp, FieldExpr, SpansetExpr, StaticValue } from './parse';
+import type { AttributeRef, CompareOp, FieldExpr, Pipeline, SpansetExpr, Static } from './ast';
 
-// A TraceQL filter as a ClickHouse (18.16) condition on one row of a spans table with these columns:
+// The pushdown of a TraceQL search into ClickHouse (18.16): which traces can answer at all. Each spanset filter whose
+// conditions translate exactly becomes a condition on a span row; the query becomes a condition on a trace's group
+// of rows that every answering trace satisfies (`{a} && {b}`: a span matching a and one matching b; a structural
+// `{a} > {b}` needs both; a later pipeline filter `| {c}` needs a span matching c). The evaluator (evaluate.ts) then
+// runs the whole query on the spans of those traces, so what is not translated (`!`, arithmetic, events, links,
+// scalar filters) only widens the candidates, never changes an answer. The spans table's columns:
 //   name, service_name, kind ('SERVER', 'CLIENT', …; '' or 'UNSPECIFIED' when unknown), status_code (0 unset, 1 ok,
 //   2 error), duration_ns, trace_id, parent_id ('' for a root span), timestamp_ns,
 //   attribute_keys / attribute_values (span attributes), resource_keys / resource_values (resource attributes).
-// Attribute values are stored as text, whatever their type was: a number compares numerically with the text of a
-// number (`span.http.status_code >= 500` matches "503"), a string compares as text, a boolean as "true"/"false".
-// So `= 200` and `= "200"` both match an attribute stored as 200 (Tempo keeps the types apart; the text keeps no type).
+// Values are text; comparisons follow field-eval.ts's rules (a number compares with text that reads as a number).
 
 export interface SpanTable {
   /** The spans table, qualified (`qryn_x.spans`). */
@@ -22,127 +25,210 @@ export function sqlString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function numberSql(value: StaticValue): string {
-  if (value.type === 'duration') return value.nanos.toString();
-  if (value.type === 'int' || value.type === 'float') {
-    if (!Number.isFinite(value.value)) return '0';
-    return String(value.value);
-  }
-  return '0';
+/**
+ * A TraceQL regex for ClickHouse's match(): anchored, as Tempo matches a whole value, in the form that answers as the
+ * evaluator's RE2 does (toClickHouseRegex: `.` not matching a newline, 18.16's flag quirk handled).
+ */
+export function singleLineRegex(pattern: string): string {
+  return toClickHouseRegex(pattern, true);
 }
 
-const SQL_OP: Record<CompareOp, string> = { '=': '=', '!=': '!=', '>': '>', '>=': '>=', '<': '<', '<=': '<=', '=~': '', '!~': '' };
+function numberSql(value: Static): string | null {
+  if (value.type === 'duration') return value.nanos.toString();
+  if ((value.type === 'int' || value.type === 'float') && Number.isFinite(value.value)) return String(value.value);
+  return null;
+}
 
-/** A comparison of a text expression `v` (an attribute value or a text column) with a static value. */
-function textCompare(v: string, op: CompareOp, value: StaticValue): string {
+const ORDER_OPS = new Set<CompareOp>(['=', '!=', '>', '>=', '<', '<=']);
+
+/** A text expression `v` compared with a static value, or null when not translated. */
+function textCompare(v: string, op: CompareOp, value: Static): string | null {
   switch (value.type) {
     case 'string':
-      if (op === '=~') return `match(${v}, ${sqlString(toClickHouseRegex(value.value, true))})`;
-      if (op === '!~') return `NOT match(${v}, ${sqlString(toClickHouseRegex(value.value, true))})`;
-      return `${v} ${SQL_OP[op]} ${sqlString(value.value)}`;
+      if (op === '=~') return `match(${v}, ${sqlString(singleLineRegex(value.value))})`;
+      if (op === '!~') return `NOT match(${v}, ${sqlString(singleLineRegex(value.value))})`;
+      // Ordering of strings is left to the evaluator (byte order here, code units there).
+      return op === '=' || op === '!=' ? `${v} ${op} ${sqlString(value.value)}` : null;
     case 'int':
     case 'float':
-    case 'duration':
-      return `(match(${v}, ${NUMERIC}) AND toFloat64OrZero(${v}) ${SQL_OP[op]} ${numberSql(value)})`;
+    case 'duration': {
+      const n = numberSql(value);
+      return n === null || !ORDER_OPS.has(op) ? null : `(match(${v}, ${NUMERIC}) AND toFloat64OrZero(${v}) ${op} ${n})`;
+    }
     case 'bool':
-      return op === '=' ? `${v} = '${value.value}'` : `(${v} IN ('true', 'false') AND ${v} != '${value.value}')`;
+      if (op === '=') return `${v} = '${value.value}'`;
+      if (op === '!=') return `(${v} IN ('true', 'false') AND ${v} != '${value.value}')`;
+      return null;
     default:
-      // Statuses and kinds are refused for attributes by the parser; nil is handled by the caller.
-      return '0';
-  }
-}
-
-function inArrays(keys: string, values: string, name: string, op: CompareOp, value: StaticValue): string {
-  if (value.type === 'nil') return op === '=' ? `NOT has(${keys}, ${sqlString(name)})` : `has(${keys}, ${sqlString(name)})`;
-  return `arrayExists((k, v) -> k = ${sqlString(name)} AND ${textCompare('v', op, value)}, ${keys}, ${values})`;
-}
-
-function serviceColumn(op: CompareOp, value: StaticValue): string {
-  if (value.type === 'nil') return op === '=' ? `service_name = ''` : `service_name != ''`;
-  return `(service_name != '' AND ${textCompare('service_name', op, value)})`;
-}
-
-function resourceCompare(name: string, op: CompareOp, value: StaticValue): string {
-  // The service name has its own column (Zipkin spans carry it there only).
-  if (name === 'service.name') return serviceColumn(op, value);
-  return inArrays('resource_keys', 'resource_values', name, op, value);
-}
-
-function attributeCompare(attribute: AttributeRef, op: CompareOp, value: StaticValue, table: SpanTable): string {
-  switch (attribute.scope) {
-    case 'span':
-      return inArrays('attribute_keys', 'attribute_values', attribute.name, op, value);
-    case 'resource':
-      return resourceCompare(attribute.name, op, value);
-    case 'unscoped': {
-      // Unscoped: the span's attribute or the resource's. `= nil` means in neither.
-      if (value.type === 'nil' && op === '=') {
-        return `(${inArrays('attribute_keys', 'attribute_values', attribute.name, op, value)} AND ${attribute.name === 'service.name' ? `service_name = ''` : inArrays('resource_keys', 'resource_values', attribute.name, op, value)})`;
-      }
-      return `(${inArrays('attribute_keys', 'attribute_values', attribute.name, op, value)} OR ${resourceCompare(attribute.name, op, value)})`;
-    }
-    case 'intrinsic':
-      return intrinsicCompare(attribute.name, op, value, table);
-  }
-}
-
-const STATUS_CODES = { unset: 0, ok: 1, error: 2 } as const;
-
-function intrinsicCompare(name: AttributeRef['name'], op: CompareOp, value: StaticValue, table: SpanTable): string {
-  switch (name) {
-    case 'name':
-      return textCompare('name', op, value);
-    case 'status':
-      if (value.type !== 'status') return '0';
-      return `status_code ${SQL_OP[op]} ${STATUS_CODES[value.value]}`;
-    case 'kind': {
-      if (value.type !== 'kind') return '0';
-      const kinds = value.value === 'unspecified' ? `('', 'UNSPECIFIED')` : `('${value.value.toUpperCase()}')`;
-      return `kind ${op === '=' ? 'IN' : 'NOT IN'} ${kinds}`;
-    }
-    case 'duration':
-      return `duration_ns ${SQL_OP[op]} ${numberSql(value)}`;
-    case 'rootName':
-      return `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.bound} AND parent_id = '' AND ${textCompare('name', op, value)})`;
-    case 'rootServiceName':
-      return `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.bound} AND parent_id = '' AND ${textCompare('service_name', op, value)})`;
-    case 'traceDuration':
-      return `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.bound} GROUP BY trace_id HAVING max(timestamp_ns + duration_ns) - min(timestamp_ns) ${SQL_OP[op]} ${numberSql(value)})`;
-    default:
-      return '0';
-  }
-}
-
-/** The condition on a span row for one spanset filter (`null`, the filter `{}`, matches every span). */
-export function filterSql(expr: FieldExpr | null, table: SpanTable): string {
-  if (!expr) return '1';
-  switch (expr.kind) {
-    case 'static':
-      return expr.value ? '1' : '0';
-    case 'not':
-      return `NOT (${filterSql(expr.expr, table)})`;
-    case 'and':
-      return `(${filterSql(expr.left, table)} AND ${filterSql(expr.right, table)})`;
-    case 'or':
-      return `(${filterSql(expr.left, table)} OR ${filterSql(expr.right, table)})`;
-    case 'compare':
-      return attributeCompare(expr.attribute, expr.op, expr.value, table);
+      return null;
   }
 }
 
 /**
- * A whole query over the spans of a trace: one row condition per spanset filter, and the condition on a trace's
- * group of rows (`{a} && {b}`: some span matches a and some span matches b; `||`: either).
+ * The stored types a comparison with this static can hold for (field-eval.ts: a typed value compares only with its
+ * own kind; an untyped one — older rows, arrays, lists — as text).
  */
-export function spansetSql(expr: SpansetExpr, table: SpanTable): { filters: string[]; having: string } {
-  const filters: string[] = [];
-  const walk = (e: SpansetExpr): string => {
-    if (e.kind === 'filter') {
-      filters.push(filterSql(e.expr, table));
-      return `countIf(${filters[filters.length - 1]}) > 0`;
+function typeCondition(value: Static): string {
+  if (value.type === 'string') return `t NOT IN ('i', 'd', 'b')`;
+  if (value.type === 'bool') return `t NOT IN ('s', 'i', 'd')`;
+  return `t NOT IN ('s', 'b')`;
+}
+
+function inArrays(keys: string, values: string, types: string, name: string, op: CompareOp, value: Static): string | null {
+  const c = textCompare('v', op, value);
+  // Rows stored before types were have no types: each value is then untyped ('').
+  const typeList = `if(empty(${types}), arrayMap(x -> '', ${keys}), ${types})`;
+  return c === null ? null : `arrayExists((k, v, t) -> k = ${sqlString(name)} AND ${typeCondition(value)} AND ${c}, ${keys}, ${values}, ${typeList})`;
+}
+
+const SPAN = ['attribute_keys', 'attribute_values', 'attribute_types'] as const;
+const RESOURCE = ['resource_keys', 'resource_values', 'resource_types'] as const;
+
+function resourceCompare(name: string, op: CompareOp, value: Static): string | null {
+  // The service name has its own column (Zipkin spans carry it there only).
+  if (name === 'service.name') {
+    const c = textCompare('service_name', op, value);
+    return c === null ? null : `(service_name != '' AND ${c})`;
+  }
+  return inArrays(...RESOURCE, name, op, value);
+}
+
+const STATUS_CODES = { unset: 0, ok: 1, error: 2 } as const;
+
+function compareSql(ref: AttributeRef, op: CompareOp, value: Static, table: SpanTable): string | null {
+  switch (ref.scope) {
+    case 'span':
+      return inArrays(...SPAN, ref.name, op, value);
+    case 'resource':
+      return resourceCompare(ref.name, op, value);
+    case 'unscoped': {
+      const a = inArrays(...SPAN, ref.name, op, value);
+      const b = resourceCompare(ref.name, op, value);
+      return a === null || b === null ? null : `(${a} OR ${b})`;
     }
-    return `(${walk(e.left)} ${e.kind === 'and' ? 'AND' : 'OR'} ${walk(e.right)})`;
+    case 'intrinsic':
+      switch (ref.name) {
+        case 'name':
+          return textCompare('name', op, value);
+        case 'status':
+          return value.type === 'status' && (op === '=' || op === '!=') ? `status_code ${op} ${STATUS_CODES[value.value]}` : null;
+        case 'kind': {
+          if (value.type !== 'kind' || (op !== '=' && op !== '!=')) return null;
+          const kinds = value.value === 'unspecified' ? `('', 'UNSPECIFIED')` : `('${value.value.toUpperCase()}')`;
+          return `kind ${op === '=' ? 'IN' : 'NOT IN'} ${kinds}`;
+        }
+        case 'duration': {
+          const n = numberSql(value);
+          return n === null || !ORDER_OPS.has(op) ? null : `duration_ns ${op} ${n}`;
+        }
+        case 'rootName':
+        case 'rootServiceName': {
+          const c = textCompare(ref.name === 'rootName' ? 'name' : 'service_name', op, value);
+          return c === null ? null : `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.bound} AND parent_id = '' AND ${c})`;
+        }
+        case 'traceDuration': {
+          // Only lower bounds: the subquery sees the whole days, so a trace's duration there is at least the one the
+          // evaluator computes from the spans in the range.
+          const n = numberSql(value);
+          return n === null || (op !== '>' && op !== '>=')
+            ? null
+            : `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.bound} GROUP BY trace_id HAVING max(timestamp_ns + duration_ns) - min(timestamp_ns) ${op} ${n})`;
+        }
+        default:
+          return null;
+      }
+    default:
+      return null;
+  }
+}
+
+function presenceSql(ref: AttributeRef, present: boolean): string | null {
+  const has = (keys: string) => `has(${keys}, ${sqlString(ref.name)})`;
+  const service = ref.name === 'service.name';
+  let sql: string;
+  if (ref.scope === 'span') sql = has(SPAN[0]);
+  else if (ref.scope === 'resource') sql = service ? `service_name != ''` : has(RESOURCE[0]);
+  else if (ref.scope === 'unscoped') sql = `(${has(SPAN[0])} OR ${service ? `service_name != ''` : has(RESOURCE[0])})`;
+  else return null;
+  return present ? sql : `NOT ${sql}`;
+}
+
+/** A condition on a span row that every span matching the filter satisfies; null when nothing narrower is known. */
+export function filterSql(expr: FieldExpr | null, table: SpanTable): string | null {
+  if (!expr) return null;
+  switch (expr.kind) {
+    case 'static':
+      return expr.value.type === 'bool' ? (expr.value.value ? null : '0') : null;
+    case 'attribute':
+      return null;
+    case 'unary':
+      if (expr.expr.kind === 'attribute' && (expr.op === 'exists' || expr.op === 'notExists')) return presenceSql(expr.expr.ref, expr.op === 'exists');
+      // `!` and unary minus are left to the evaluator (a negation would turn a wider condition into a narrower one).
+      return null;
+    case 'binary': {
+      if (expr.op === '&&') {
+        const l = filterSql(expr.left, table);
+        const r = filterSql(expr.right, table);
+        return l === null ? r : r === null ? l : `(${l} AND ${r})`;
+      }
+      if (expr.op === '||') {
+        const l = filterSql(expr.left, table);
+        const r = filterSql(expr.right, table);
+        return l === null || r === null ? null : `(${l} OR ${r})`;
+      }
+      const flipped: Partial<Record<CompareOp, CompareOp>> = { '=': '=', '!=': '!=', '>': '<', '>=': '<=', '<': '>', '<=': '>=' };
+      let { left, right } = expr;
+      let op = expr.op as CompareOp;
+      if (left.kind === 'static' && right.kind === 'attribute' && flipped[op]) {
+        [left, right] = [right, left];
+        op = flipped[op]!;
+      }
+      if (left.kind !== 'attribute' || right.kind !== 'static' || left.ref.parent) return null;
+      return compareSql(left.ref, op, right.value, table);
+    }
+  }
+}
+
+/** The condition on a trace's group of span rows (a HAVING clause); null when every trace may answer. */
+export function traceConditionSql(pipeline: Pipeline, table: SpanTable): string | null {
+  const and = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : `(${a} AND ${b})`);
+  const spanset = (e: SpansetExpr): string | null => {
+    if (e.kind === 'filter') {
+      const f = filterSql(e.expr, table);
+      return f === null ? null : `countIf(${f}) > 0`;
+    }
+    if (e.kind === 'pipeline') return stages(e.pipeline);
+    const l = spanset(e.left);
+    const r = spanset(e.right);
+    if (e.op === '||') return l === null || r === null ? null : `(${l} OR ${r})`;
+    // A negated structural operator answers spans of its right side only.
+    if (e.op.startsWith('!')) return r;
+    return and(l, r);
   };
-  const having = walk(expr);
-  return { filters, having };
+  const stages = (p: Pipeline): string | null =>
+    p.stages.reduce<string | null>((acc, s) => (s.kind === 'spanset' ? and(acc, spanset(s.expr)) : acc), null);
+  return stages(pipeline);
+}
+
+/** Whether the trace condition alone decides the answer (plain filters combined with && and ||, all translated). */
+export function conditionIsExact(pipeline: Pipeline, table: SpanTable): boolean {
+  if (pipeline.stages.length !== 1 || pipeline.stages[0].kind !== 'spanset') return false;
+  const exact = (e: SpansetExpr): boolean => {
+    if (e.kind === 'filter') return e.expr === null || (isExactField(e.expr) && filterSql(e.expr, table) !== null);
+    if (e.kind === 'op') return (e.op === '&&' || e.op === '||') && exact(e.left) && exact(e.right);
+    return false;
+  };
+  return exact(pipeline.stages[0].expr);
+}
+
+/** A filter whose translation is not only wider but the same condition (no part left out by `&&`). */
+export function isExactField(e: FieldExpr): boolean {
+  if (e.kind === 'binary' && (e.op === '&&' || e.op === '||')) return isExactField(e.left) && isExactField(e.right);
+  if (e.kind === 'binary') {
+    if (e.left.kind !== 'attribute' || e.right.kind !== 'static') return false;
+    const ref = e.left.ref;
+    return ref.scope === 'span' || ref.scope === 'resource' || (ref.scope === 'intrinsic' && ['name', 'status', 'kind', 'duration'].includes(ref.name));
+  }
+  if (e.kind === 'unary') return e.op === 'exists' || e.op === 'notExists';
+  return e.kind === 'static' && e.value.type === 'bool';
 }

@@ -1,239 +1,183 @@
-// TraceQL's basic form, as Tempo reads it (grafana/tempo pkg/traceql; docs "Construct a TraceQL query"):
-//   { span.http.method = "GET" && resource.service.name =~ "api.*" && name = "GET /" && status = error && duration > 100ms }
-// spanset filters combined with && and || (a trace with spans matching both / either), inside a filter the
-// comparisons combined with &&, || and !, and parentheses. Attributes: `span.x`, `resource.x`, unscoped `.x` (span
-// or resource), quoted names (`span."a b"`), the span intrinsics name, status, kind, duration (also `span:name`,
-// `span:status`, `span:kind`, `span:duration`) and the trace intrinsics rootName, rootServiceName, traceDuration
-// (`trace:rootName`, `trace:rootService`, `trace:duration`). Pipelines (`| count() > 1`, `select(…)`), arithmetic
-// and structural operators (`>>`, `~` …) are refused with a parse error that says so.
+import type { AggregateOp, AttributeRef, CompareOp, FieldExpr, Intrinsic, MetricsExpr, MetricsFunction, Pipeline, Query, ScalarExpr, SecondStage, SpansetExpr, SpansetOp, Stage, Static } from './ast';
+import { KINDS, STATUSES } from './ast';
+import { describe, durationNanos, lex, TraceQLParseError, type Token } from './lex';
+import { validateQuery } from './validate';
 
-export class TraceQLParseError extends Error {
-  constructor(
-    readonly line: number,
-    readonly column: number,
-    readonly reason: string,
-  ) {
-    // Tempo's wording, so that Grafana shows what it would show for Tempo.
-    super(`parse error at line ${line}, col ${column}: ${reason}`);
-  }
-}
+// TraceQL as Tempo reads it (grafana/tempo pkg/traceql/expr.y), by recursive descent with the same precedence:
+// a pipeline `stage | stage | …` is the loosest; between spanset operands `&&` and `||` bind looser than the
+// structural operators (`>`, `>>`, `<`, `<<`, `~`, their `!` and `&` forms); inside a filter `&&` and `||` share
+// the loosest level (left to right), then comparisons, `+ -`, prefix `!`, `* / %`, `^` (right), unary minus.
+// Metrics queries end a pipeline with a metrics function, optional by(…), second stages (topk, bottomk, a
+// comparison with a number) and `with(…)` hints; arithmetic combines parenthesised metrics queries and numbers.
+// After parsing, validate.ts applies Tempo's type rules. Grafana's @grafana/lezer-traceql is an editor grammar
+// that lacks metrics arithmetic, metrics comparisons and sampling hints, so the server reads queries here.
 
-export type Intrinsic = 'name' | 'status' | 'kind' | 'duration' | 'rootName' | 'rootServiceName' | 'traceDuration';
-export type AttributeRef = { scope: 'span' | 'resource' | 'unscoped'; name: string } | { scope: 'intrinsic'; name: Intrinsic };
+export { TraceQLParseError } from './lex';
 
-export type StaticValue =
-  | { type: 'string'; value: string }
-  | { type: 'int' | 'float'; value: number }
-  | { type: 'duration'; nanos: bigint }
-  | { type: 'bool'; value: boolean }
-  | { type: 'status'; value: 'error' | 'ok' | 'unset' }
-  | { type: 'kind'; value: 'unspecified' | 'internal' | 'server' | 'client' | 'producer' | 'consumer' }
-  | { type: 'nil' };
-
-export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '=~' | '!~';
-
-export type FieldExpr =
-  | { kind: 'and' | 'or'; left: FieldExpr; right: FieldExpr }
-  | { kind: 'not'; expr: FieldExpr }
-  | { kind: 'compare'; attribute: AttributeRef; op: CompareOp; value: StaticValue }
-  | { kind: 'static'; value: boolean };
-
-export type SpansetExpr =
-  | { kind: 'filter'; expr: FieldExpr | null }
-  | { kind: 'and' | 'or'; left: SpansetExpr; right: SpansetExpr };
-
-type TokenKind = 'punct' | 'ident' | 'string' | 'number' | 'duration' | 'attribute' | 'eof';
-interface Token {
-  kind: TokenKind;
-  text: string;
-  value?: string;
-  col: number;
-  line: number;
-}
-
-const PUNCT = ['!>>', '!<<', '&&', '||', '!=', '=~', '!~', '>=', '<=', '>>', '<<', '!>', '!<', '&>', '&<', '&~', '{', '}', '(', ')', '=', '>', '<', '!', '|', '~', '+', '-', '*', '/', '%', '^', ','];
-const STRUCTURAL = new Set(['>>', '<<', '!>>', '!<<', '!>', '!<', '&>', '&<', '&~', '~']);
-// Characters that end an attribute name (Tempo: whitespace and the operators' characters).
-const NAME_END = /[\s{}()=~!<>&|^,"`+*/%]/;
-const DURATION = /^(\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
-const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, 'µs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
-
-// A Map, not an object literal: a word such as `constructor` or `toString` must not find Object.prototype's member.
 const INTRINSICS = new Map<string, Intrinsic>(Object.entries({
-  name: 'name', status: 'status', kind: 'kind', duration: 'duration',
-  rootName: 'rootName', rootServiceName: 'rootServiceName', rootService: 'rootServiceName', traceDuration: 'traceDuration',
-  'span:name': 'name', 'span:status': 'status', 'span:kind': 'kind', 'span:duration': 'duration',
-  'trace:rootName': 'rootName', 'trace:rootService': 'rootServiceName', 'trace:duration': 'traceDuration',
+  duration: 'duration', childCount: 'childCount', name: 'name', status: 'status', statusMessage: 'statusMessage', kind: 'kind',
+  rootName: 'rootName', rootServiceName: 'rootServiceName', traceDuration: 'traceDuration',
+  nestedSetLeft: 'nestedSetLeft', nestedSetRight: 'nestedSetRight', nestedSetParent: 'nestedSetParent', parent: 'parent',
+  'span:duration': 'duration', 'span:name': 'name', 'span:status': 'status', 'span:statusMessage': 'statusMessage', 'span:kind': 'kind',
+  'span:id': 'spanId', 'span:parentID': 'parentId', 'span:childCount': 'childCount',
+  'trace:duration': 'traceDuration', 'trace:rootName': 'rootName', 'trace:rootService': 'rootServiceName', 'trace:id': 'traceId',
+  'event:name': 'eventName', 'event:timeSinceStart': 'eventTimeSinceStart', 'link:traceID': 'linkTraceId', 'link:spanID': 'linkSpanId',
+  'instrumentation:name': 'instrumentationName', 'instrumentation:version': 'instrumentationVersion',
 } satisfies Record<string, Intrinsic>));
-const STATUSES = new Set(['error', 'ok', 'unset']);
-const KINDS = new Set(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer']);
 
-function lex(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  const fail = (at: number, reason: string): never => {
-    throw new TraceQLParseError(line, at - lineStart + 1, reason);
-  };
-  const quoted = (start: number): { value: string; end: number } => {
-    const quote = text[start];
-    let value = '';
-    let j = start + 1;
-    while (j < text.length) {
-      const c = text[j];
-      if (c === quote) return { value, end: j + 1 };
-      if (c === '\\' && quote === '"') {
-        const e = text[j + 1];
-        const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"' };
-        if (e === undefined || !(e in simple)) fail(j, 'syntax error: invalid escape sequence');
-        value += simple[e];
-        j += 2;
-        continue;
-      }
-      value += c;
-      j++;
-    }
-    return fail(start, 'syntax error: literal not terminated');
-  };
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\n') {
-      i++;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const col = i - lineStart + 1;
-    if (c === '"' || c === '`') {
-      const { value, end } = quoted(i);
-      tokens.push({ kind: 'string', text: text.slice(i, end), value, col, line });
-      i = end;
-      continue;
-    }
-    // Attributes: `.name`, `span.name`, `resource.name`, with the name possibly quoted.
-    const scoped = /^(span|resource)\./.exec(text.slice(i));
-    if (c === '.' || scoped) {
-      const scope = scoped ? scoped[1] : 'unscoped';
-      let j = i + (scoped ? scoped[0].length : 1);
-      let name: string;
-      if (text[j] === '"') {
-        const q = quoted(j);
-        name = q.value;
-        j = q.end;
-      } else {
-        const start = j;
-        while (j < text.length && !NAME_END.test(text[j])) j++;
-        name = text.slice(start, j);
-      }
-      if (name === '') fail(j, 'syntax error: unexpected END_ATTRIBUTE');
-      tokens.push({ kind: 'attribute', text: text.slice(i, j), value: `${scope}\u0000${name}`, col, line });
-      i = j;
-      continue;
-    }
-    const word = /^(?:span|trace):[a-zA-Z]+|^[a-zA-Z_][a-zA-Z0-9_]*/.exec(text.slice(i));
-    if (word) {
-      tokens.push({ kind: 'ident', text: word[0], col, line });
-      i += word[0].length;
-      continue;
-    }
-    const number = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+|^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (number) {
-      tokens.push({ kind: DURATION.test(number[0]) ? 'duration' : 'number', text: number[0], col, line });
-      i += number[0].length;
-      continue;
-    }
-    const punct = PUNCT.find((p) => text.startsWith(p, i));
-    if (!punct) fail(i, `syntax error: unexpected character "${c}"`);
-    tokens.push({ kind: 'punct', text: punct!, col, line });
-    i += punct!.length;
-  }
-  tokens.push({ kind: 'eof', text: '', col: i - lineStart + 1, line });
-  return tokens;
-}
-
-function describe(token: Token): string {
-  switch (token.kind) {
-    case 'eof':
-      return '$end';
-    case 'string':
-      return 'STRING';
-    case 'number':
-      return token.text.includes('.') ? 'FLOAT' : 'INTEGER';
-    case 'duration':
-      return 'DURATION';
-    case 'attribute':
-      return 'IDENTIFIER';
-    case 'ident':
-      return token.text;
-    default:
-      return token.text;
-  }
-}
+const COMPARE_OPS = new Set(['=', '!=', '>', '>=', '<', '<=', '=~', '!~']);
+const STRUCTURAL = new Set(['>', '>>', '<', '<<', '~', '!>', '!>>', '!<', '!<<', '!~', '&>', '&>>', '&<', '&<<', '&~']);
+const AGGREGATES = new Set(['count', 'avg', 'min', 'max', 'sum']);
+const METRICS = new Set(['rate', 'count_over_time', 'min_over_time', 'max_over_time', 'avg_over_time', 'sum_over_time', 'quantile_over_time', 'histogram_over_time', 'compare']);
 
 class Parser {
-  private pos = 0;
-  constructor(private readonly tokens: Token[]) {}
+  pos = 0;
+  constructor(readonly tokens: Token[]) {}
 
-  private peek(offset = 0): Token {
+  peek(offset = 0): Token {
     return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)];
   }
-  private next(): Token {
-    return this.tokens[this.pos++];
+  next(): Token {
+    return this.tokens[Math.min(this.pos++, this.tokens.length - 1)];
   }
-  private isPunct(text: string, offset = 0): boolean {
+  is(text: string, offset = 0): boolean {
     const t = this.peek(offset);
-    return t.kind === 'punct' && t.text === text;
+    return (t.kind === 'punct' || t.kind === 'ident') && t.text === text;
   }
-  private fail(token: Token, reason?: string): never {
-    if (reason) throw new TraceQLParseError(token.line, token.col, reason);
-    if (token.kind === 'punct' && (token.text === '|' || STRUCTURAL.has(token.text))) {
-      throw new TraceQLParseError(token.line, token.col, `syntax error: unexpected ${token.text} (pipelines and structural operators are not supported here)`);
-    }
-    throw new TraceQLParseError(token.line, token.col, `syntax error: unexpected ${describe(token)}`);
+  fail(token: Token = this.peek(), reason?: string): never {
+    throw new TraceQLParseError(token.line, token.col, reason ?? `syntax error: unexpected ${describe(token)}`);
   }
-  private expect(text: string): Token {
-    if (!this.isPunct(text)) this.fail(this.peek());
+  expect(text: string): Token {
+    if (!this.is(text)) this.fail();
     return this.next();
   }
 
-  query(): SpansetExpr {
-    const expr = this.spansetOr();
-    if (this.peek().kind !== 'eof') this.fail(this.peek());
-    return expr;
+  // --- the root ---
+
+  root(): Query {
+    const start = this.pos;
+    const startsMath = this.is('(') || this.is('-') || this.peek().kind === 'int' || this.peek().kind === 'float';
+    if (startsMath) {
+      try {
+        const expr = this.metricsMath();
+        if (!hasMetrics(expr)) this.fail();
+        const hints = this.hints();
+        if (this.peek().kind !== 'eof') this.fail();
+        return { kind: 'metrics', expr, hints };
+      } catch (mathError) {
+        if (!(mathError instanceof TraceQLParseError)) throw mathError;
+        const mathReached = this.pos;
+        this.pos = start;
+        try {
+          return this.pipelineRoot();
+        } catch (pipelineError) {
+          // The reading that got further explains the query better.
+          if (pipelineError instanceof TraceQLParseError && this.pos < mathReached) throw mathError;
+          throw pipelineError;
+        }
+      }
+    }
+    return this.pipelineRoot();
   }
 
-  private spansetOr(): SpansetExpr {
-    let left = this.spansetAnd();
-    while (this.isPunct('||')) {
+  pipelineRoot(): Query {
+    const pipeline = this.pipeline();
+    if (this.is('|') && this.peek(1).kind === 'ident' && METRICS.has(this.peek(1).text)) {
+      const expr = this.metricsTail(pipeline);
+      const hints = this.hints();
+      if (this.peek().kind !== 'eof') this.fail();
+      return { kind: 'metrics', expr, hints };
+    }
+    this.hints();
+    if (this.peek().kind !== 'eof') this.fail();
+    return { kind: 'search', pipeline };
+  }
+
+  hints(): Record<string, Static> {
+    const hints: Record<string, Static> = {};
+    if (!this.is('with')) return hints;
+    this.next();
+    this.expect('(');
+    do {
+      const name = this.next();
+      if (name.kind !== 'ident') this.fail(name);
+      this.expect('=');
+      hints[name.text] = this.staticValue();
+    } while (this.is(',') && this.next());
+    this.expect(')');
+    return hints;
+  }
+
+  // --- pipelines and spanset expressions ---
+
+  pipeline(): Pipeline {
+    const stages: Stage[] = [this.stage(true)];
+    while (this.is('|') && !(this.peek(1).kind === 'ident' && (METRICS.has(this.peek(1).text) || this.peek(1).text === 'topk' || this.peek(1).text === 'bottomk'))) {
       this.next();
-      left = { kind: 'or', left, right: this.spansetAnd() };
+      stages.push(this.stage(false));
+    }
+    return { stages };
+  }
+
+  stage(first: boolean): Stage {
+    const t = this.peek();
+    if (t.kind === 'ident') {
+      if (AGGREGATES.has(t.text) && this.is('(', 1)) return this.scalarFilter();
+      if (t.text === 'by' && this.is('(', 1)) return { kind: 'by', exprs: this.fieldList('by') };
+      if (t.text === 'select' && this.is('(', 1)) return { kind: 'select', exprs: this.fieldList('select') };
+      if (t.text === 'coalesce' && this.is('(', 1) && !first) {
+        this.next();
+        this.expect('(');
+        this.expect(')');
+        return { kind: 'coalesce' };
+      }
+      return this.fail();
+    }
+    if (t.kind === 'int' || t.kind === 'float' || t.kind === 'duration' || this.is('-')) return this.scalarFilter();
+    return { kind: 'spanset', expr: this.spansetOr() };
+  }
+
+  fieldList(word: string): FieldExpr[] {
+    this.expect(word);
+    this.expect('(');
+    const exprs = [this.fieldOr()];
+    while (this.is(',')) {
+      this.next();
+      exprs.push(this.fieldOr());
+    }
+    this.expect(')');
+    return exprs;
+  }
+
+  spansetOr(): SpansetExpr {
+    let left = this.spansetStructural();
+    while (this.is('&&') || this.is('||')) {
+      const op = this.next().text as SpansetOp;
+      left = { kind: 'op', op, left, right: this.spansetStructural() };
     }
     return left;
   }
 
-  private spansetAnd(): SpansetExpr {
+  spansetStructural(): SpansetExpr {
     let left = this.spansetPrimary();
-    while (this.isPunct('&&')) {
-      this.next();
-      left = { kind: 'and', left, right: this.spansetPrimary() };
+    while (this.peek().kind === 'punct' && STRUCTURAL.has(this.peek().text)) {
+      const op = this.next().text as SpansetOp;
+      left = { kind: 'op', op, left, right: this.spansetPrimary() };
     }
     return left;
   }
 
-  private spansetPrimary(): SpansetExpr {
-    if (this.isPunct('(')) {
+  spansetPrimary(): SpansetExpr {
+    if (this.is('(')) {
       this.next();
-      const inner = this.spansetOr();
+      const pipeline = this.pipeline();
       this.expect(')');
-      return inner;
+      const only = pipeline.stages[0];
+      if (pipeline.stages.length === 1 && only.kind === 'spanset') return only.expr;
+      return { kind: 'pipeline', pipeline };
     }
     this.expect('{');
-    if (this.isPunct('}')) {
+    if (this.is('}')) {
       this.next();
       return { kind: 'filter', expr: null };
     }
@@ -242,72 +186,101 @@ class Parser {
     return { kind: 'filter', expr };
   }
 
-  private fieldOr(): FieldExpr {
-    let left = this.fieldAnd();
-    while (this.isPunct('||')) {
-      this.next();
-      left = { kind: 'or', left, right: this.fieldAnd() };
+  // --- field expressions (inside `{ }`, by, select, aggregates) ---
+
+  fieldOr(): FieldExpr {
+    let left = this.fieldCompare();
+    while (this.is('&&') || this.is('||')) {
+      const op = this.next().text as '&&' | '||';
+      left = { kind: 'binary', op, left, right: this.fieldCompare() };
     }
     return left;
   }
 
-  private fieldAnd(): FieldExpr {
-    let left = this.fieldUnary();
-    while (this.isPunct('&&')) {
-      this.next();
-      left = { kind: 'and', left, right: this.fieldUnary() };
+  fieldCompare(): FieldExpr {
+    let left = this.fieldAdd();
+    while (this.peek().kind === 'punct' && COMPARE_OPS.has(this.peek().text)) {
+      const op = this.next().text as CompareOp;
+      const nil = this.is('nil');
+      const isNil = (e: FieldExpr) => e.kind === 'static' && e.value.type === 'nil';
+      if ((op === '=' || op === '!=') && (nil || isNil(left))) {
+        // `x = nil` and `x != nil` test presence (Tempo's OpNotExists / OpExists).
+        const operand = nil ? left : this.fieldAdd();
+        if (nil) this.next();
+        left = { kind: 'unary', op: op === '=' ? 'notExists' : 'exists', expr: operand };
+        continue;
+      }
+      left = { kind: 'binary', op, left, right: this.fieldAdd() };
     }
     return left;
   }
 
-  private fieldUnary(): FieldExpr {
-    if (this.isPunct('!')) {
-      this.next();
-      return { kind: 'not', expr: this.fieldUnary() };
+  fieldAdd(): FieldExpr {
+    let left = this.fieldNot();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text as '+' | '-';
+      left = { kind: 'binary', op, left, right: this.fieldNot() };
     }
-    if (this.isPunct('(')) {
+    return left;
+  }
+
+  fieldNot(): FieldExpr {
+    if (this.is('!')) {
+      this.next();
+      return { kind: 'unary', op: '!', expr: this.fieldNot() };
+    }
+    return this.fieldMul();
+  }
+
+  fieldMul(): FieldExpr {
+    let left = this.fieldPow();
+    while (this.is('*') || this.is('/') || this.is('%')) {
+      const op = this.next().text as '*' | '/' | '%';
+      left = { kind: 'binary', op, left, right: this.fieldPow() };
+    }
+    return left;
+  }
+
+  fieldPow(): FieldExpr {
+    const base = this.fieldNegate();
+    if (this.is('^')) {
+      this.next();
+      return { kind: 'binary', op: '^', left: base, right: this.fieldPow() };
+    }
+    return base;
+  }
+
+  fieldNegate(): FieldExpr {
+    if (this.is('-')) {
+      this.next();
+      const inner = this.fieldNegate();
+      if (inner.kind === 'static') {
+        const v = inner.value;
+        if (v.type === 'int' || v.type === 'float') return { kind: 'static', value: { type: v.type, value: -v.value } };
+        if (v.type === 'duration') return { kind: 'static', value: { type: 'duration', nanos: -v.nanos } };
+      }
+      return { kind: 'unary', op: '-', expr: inner };
+    }
+    return this.fieldPrimary();
+  }
+
+  fieldPrimary(): FieldExpr {
+    if (this.is('(')) {
       this.next();
       const inner = this.fieldOr();
       this.expect(')');
       return inner;
     }
-    return this.comparison();
+    const ref = this.attribute();
+    if (ref) return { kind: 'attribute', ref };
+    return { kind: 'static', value: this.staticValue() };
   }
 
-  private comparison(): FieldExpr {
-    const first = this.peek();
-    const attribute = this.attribute();
-    if (!attribute) {
-      // `{ true }` and `{ false }` are valid filters in Tempo.
-      if (first.kind === 'ident' && (first.text === 'true' || first.text === 'false') && (this.isPunct('}', 1) || this.isPunct(')', 1) || this.isPunct('&&', 1) || this.isPunct('||', 1))) {
-        this.next();
-        return { kind: 'static', value: first.text === 'true' };
-      }
-      this.fail(first);
-    }
-    const opToken = this.peek();
-    const ops: CompareOp[] = ['=', '!=', '>', '>=', '<', '<=', '=~', '!~'];
-    if (opToken.kind !== 'punct' || !ops.includes(opToken.text as CompareOp)) {
-      // A boolean attribute on its own (`{ span.cache_hit }`) means `= true`.
-      if (attribute.scope !== 'intrinsic' && (this.isPunct('}') || this.isPunct(')') || this.isPunct('&&') || this.isPunct('||'))) {
-        return { kind: 'compare', attribute, op: '=', value: { type: 'bool', value: true } };
-      }
-      this.fail(opToken);
-    }
-    this.next();
-    const op = opToken.text as CompareOp;
-    const valueToken = this.peek();
-    const value = this.staticValue();
-    checkTypes(attribute, op, value, valueToken);
-    return { kind: 'compare', attribute, op, value };
-  }
-
-  private attribute(): AttributeRef | undefined {
+  attribute(): AttributeRef | undefined {
     const t = this.peek();
     if (t.kind === 'attribute') {
       this.next();
-      const [scope, name] = t.value!.split('\u0000');
-      return { scope: scope as 'span' | 'resource' | 'unscoped', name };
+      return { scope: t.scope!, name: t.value!, ...(t.parent ? { parent: true } : {}) };
     }
     if (t.kind === 'ident' && INTRINSICS.has(t.text)) {
       this.next();
@@ -316,103 +289,287 @@ class Parser {
     return undefined;
   }
 
-  private staticValue(): StaticValue {
+  staticValue(): Static {
     const t = this.next();
-    let negative = false;
-    let token = t;
-    if (t.kind === 'punct' && t.text === '-') {
-      negative = true;
-      token = this.next();
-      if (token.kind !== 'number' && token.kind !== 'duration') this.fail(token);
-    }
-    switch (token.kind) {
+    switch (t.kind) {
       case 'string':
-        return { type: 'string', value: token.value! };
-      case 'number': {
-        const n = Number(token.text) * (negative ? -1 : 1);
-        return /[.eE]/.test(token.text) ? { type: 'float', value: n } : { type: 'int', value: n };
-      }
-      case 'duration': {
-        let nanos = 0n;
-        for (const part of token.text.matchAll(/(\d+)(?:\.(\d+))?(ns|us|µs|ms|s|m|h)/g)) {
-          const unit = UNIT_NS[part[3]];
-          const fraction = part[2] ?? '';
-          nanos += BigInt(part[1]) * unit + (fraction ? (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length) : 0n);
-        }
-        return { type: 'duration', nanos: negative ? -nanos : nanos };
-      }
+        return { type: 'string', value: t.value! };
+      case 'int':
+        return { type: 'int', value: Number(t.text) };
+      case 'float':
+        return { type: 'float', value: Number(t.text) };
+      case 'duration':
+        return { type: 'duration', nanos: durationNanos(t.text) };
       case 'ident':
-        if (token.text === 'true' || token.text === 'false') return { type: 'bool', value: token.text === 'true' };
-        if (token.text === 'nil') return { type: 'nil' };
-        if (STATUSES.has(token.text)) return { type: 'status', value: token.text as 'error' };
-        if (KINDS.has(token.text)) return { type: 'kind', value: token.text as 'server' };
-        return this.fail(token);
+        if (t.text === 'true' || t.text === 'false') return { type: 'bool', value: t.text === 'true' };
+        if (t.text === 'nil') return { type: 'nil' };
+        if ((STATUSES as readonly string[]).includes(t.text)) return { type: 'status', value: t.text as 'ok' };
+        if ((KINDS as readonly string[]).includes(t.text)) return { type: 'kind', value: t.text as 'server' };
+        return this.fail(t);
       default:
-        return this.fail(token);
+        return this.fail(t);
     }
   }
-}
 
-/** The type rules Tempo applies before running a query (a status compared with a string is an error, …). */
-function checkTypes(attribute: AttributeRef, op: CompareOp, value: StaticValue, at: Token): void {
-  const bad = (reason: string): never => {
-    throw new TraceQLParseError(at.line, at.col, reason);
-  };
-  const regex = op === '=~' || op === '!~';
-  const ordering = op === '>' || op === '>=' || op === '<' || op === '<=';
-  if (regex && value.type !== 'string') bad('syntax error: a regular expression must be a string');
-  if (value.type === 'nil' && op !== '=' && op !== '!=') bad('syntax error: nil can only be compared with = or !=');
-  if ((value.type === 'status' || value.type === 'kind' || value.type === 'bool') && ordering) bad(`syntax error: ${value.type} values can only be compared with = or !=`);
-  if (attribute.scope !== 'intrinsic') {
-    if (value.type === 'status' || value.type === 'kind') bad(`syntax error: unexpected ${value.value}`);
-    return;
+  // --- scalar filters (`count() > 2`, `avg(duration) > 1s`) ---
+
+  scalarFilter(): Stage {
+    const at = this.peek();
+    const left = this.scalarAdd();
+    const opToken = this.peek();
+    if (opToken.kind !== 'punct' || !COMPARE_OPS.has(opToken.text)) this.fail();
+    this.next();
+    const right = this.scalarAdd();
+    // A comparison of numbers alone is not a filter on spans (Tempo's grammar has no such production).
+    if (!hasAggregate(left) && !hasAggregate(right)) this.fail(at);
+    return { kind: 'scalarFilter', op: opToken.text as CompareOp, left, right };
   }
-  const expected: Record<Intrinsic, StaticValue['type'][]> = {
-    name: ['string'], rootName: ['string'], rootServiceName: ['string'],
-    status: ['status'], kind: ['kind'],
-    duration: ['duration'], traceDuration: ['duration'],
-  };
-  if (!expected[attribute.name].includes(value.type)) {
-    bad(`invalid binary operation: ${attribute.name} ${op} ${value.type}: ${attribute.name} compares with ${expected[attribute.name].join(' or ')} values`);
+
+  scalarAdd(): ScalarExpr {
+    let left = this.scalarMul();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text as '+' | '-';
+      left = { kind: 'arith', op, left, right: this.scalarMul() };
+    }
+    return left;
+  }
+
+  scalarMul(): ScalarExpr {
+    let left = this.scalarPow();
+    while (this.is('*') || this.is('/') || this.is('%')) {
+      const op = this.next().text as '*' | '/' | '%';
+      left = { kind: 'arith', op, left, right: this.scalarPow() };
+    }
+    return left;
+  }
+
+  scalarPow(): ScalarExpr {
+    const base = this.scalarPrimary();
+    if (this.is('^')) {
+      this.next();
+      return { kind: 'arith', op: '^', left: base, right: this.scalarPow() };
+    }
+    return base;
+  }
+
+  scalarPrimary(): ScalarExpr {
+    const t = this.peek();
+    if (this.is('(')) {
+      this.next();
+      const inner = this.scalarAdd();
+      this.expect(')');
+      return inner;
+    }
+    if (this.is('-')) {
+      this.next();
+      const n = this.next();
+      if (n.kind === 'int' || n.kind === 'float') return { kind: 'static', value: { type: n.kind, value: -Number(n.text) } };
+      if (n.kind === 'duration') return { kind: 'static', value: { type: 'duration', nanos: -durationNanos(n.text) } };
+      return this.fail(n);
+    }
+    if (t.kind === 'int' || t.kind === 'float' || t.kind === 'duration') return { kind: 'static', value: this.staticValue() };
+    if (t.kind === 'ident' && AGGREGATES.has(t.text) && this.is('(', 1)) {
+      this.next();
+      this.next();
+      if (t.text === 'count') {
+        this.expect(')');
+        return { kind: 'aggregate', op: 'count', expr: null };
+      }
+      const expr = this.fieldOr();
+      this.expect(')');
+      return { kind: 'aggregate', op: t.text as AggregateOp, expr };
+    }
+    return this.fail();
+  }
+
+  // --- metrics ---
+
+  metricsTail(pipeline: Pipeline): MetricsExpr {
+    this.expect('|');
+    const fn = this.metricsFunction();
+    const by = this.is('by') ? this.fieldList('by') : [];
+    return { kind: 'metrics', pipeline, fn, by, second: this.secondStages() };
+  }
+
+  metricsFunction(): MetricsFunction {
+    const word = this.next();
+    this.expect('(');
+    let fn: MetricsFunction;
+    switch (word.text) {
+      case 'rate':
+      case 'count_over_time':
+        fn = { fn: word.text };
+        break;
+      case 'min_over_time':
+      case 'max_over_time':
+      case 'avg_over_time':
+      case 'sum_over_time':
+      case 'histogram_over_time':
+        fn = { fn: word.text, attribute: this.attribute() ?? this.fail() };
+        break;
+      case 'quantile_over_time': {
+        const attribute = this.attribute() ?? this.fail();
+        const quantiles: number[] = [];
+        do {
+          this.expect(',');
+          const q = this.next();
+          if (q.kind !== 'int' && q.kind !== 'float') this.fail(q);
+          quantiles.push(Number(q.text));
+        } while (this.is(','));
+        fn = { fn: 'quantile_over_time', attribute, quantiles };
+        break;
+      }
+      case 'compare': {
+        const filter = this.spansetPrimary();
+        if (filter.kind !== 'filter') this.fail();
+        const ints: number[] = [];
+        while (this.is(',')) {
+          this.next();
+          const n = this.next();
+          if (n.kind !== 'int') this.fail(n);
+          ints.push(Number(n.text));
+        }
+        if (ints.length !== 0 && ints.length !== 1 && ints.length !== 3) this.fail();
+        fn = { fn: 'compare', filter, topN: ints[0] ?? 10, start: ints[1], end: ints[2] };
+        break;
+      }
+      default:
+        return this.fail(word);
+    }
+    this.expect(')');
+    return fn;
+  }
+
+  secondStages(): SecondStage[] {
+    const out: SecondStage[] = [];
+    for (;;) {
+      if (this.peek().kind === 'punct' && COMPARE_OPS.has(this.peek().text) && !this.is('=~') && !this.is('!~')) {
+        const op = this.next().text as CompareOp;
+        out.push({ kind: 'filter', op, value: this.numberExpr() });
+      } else if (this.is('|') && (this.is('topk', 1) || this.is('bottomk', 1))) {
+        this.next();
+        const kind = this.next().text as 'topk' | 'bottomk';
+        this.expect('(');
+        const n = this.next();
+        if (n.kind !== 'int') this.fail(n);
+        this.expect(')');
+        out.push({ kind, n: Number(n.text) });
+      } else return out;
+    }
+  }
+
+  /** A number a metrics result is compared with: constant arithmetic, or one duration (as seconds). */
+  numberExpr(): number {
+    if (this.peek().kind === 'duration') return Number(durationNanos(this.next().text)) / 1e9;
+    return this.numberAdd();
+  }
+  numberAdd(): number {
+    let v = this.numberMul();
+    while (this.is('+') || this.is('-')) v = this.next().text === '+' ? v + this.numberMul() : v - this.numberMul();
+    return v;
+  }
+  numberMul(): number {
+    let v = this.numberPrimary();
+    while (this.is('*') || this.is('/')) v = this.next().text === '*' ? v * this.numberPrimary() : v / this.numberPrimary();
+    return v;
+  }
+  numberPrimary(): number {
+    if (this.is('-')) {
+      this.next();
+      return -this.numberPrimary();
+    }
+    if (this.is('(')) {
+      this.next();
+      const v = this.numberAdd();
+      this.expect(')');
+      return v;
+    }
+    const t = this.next();
+    if (t.kind !== 'int' && t.kind !== 'float') this.fail(t);
+    return Number(t.text);
+  }
+
+  /** Arithmetic (+ - * /) between parenthesised metrics queries and numbers. */
+  metricsMath(): MetricsExpr {
+    let left = this.mathTerm();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text as '+' | '-';
+      left = { kind: 'math', op, left, right: this.mathTerm(), second: [] };
+    }
+    const second = this.secondStages();
+    if (second.length === 0) return left;
+    if (left.kind === 'number') this.fail();
+    return { ...left, second: [...left.second, ...second] } as MetricsExpr;
+  }
+
+  mathTerm(): MetricsExpr {
+    let left = this.mathFactor();
+    while (this.is('*') || this.is('/')) {
+      const op = this.next().text as '*' | '/';
+      left = { kind: 'math', op, left, right: this.mathFactor(), second: [] };
+    }
+    return left;
+  }
+
+  mathFactor(): MetricsExpr {
+    if (this.is('-')) {
+      this.next();
+      const n = this.next();
+      if (n.kind !== 'int' && n.kind !== 'float') this.fail(n);
+      return { kind: 'number', value: -Number(n.text) };
+    }
+    const t = this.peek();
+    if (t.kind === 'int' || t.kind === 'float') {
+      this.next();
+      return { kind: 'number', value: Number(t.text) };
+    }
+    this.expect('(');
+    const start = this.pos;
+    let inner: MetricsExpr;
+    try {
+      const pipeline = this.pipeline();
+      if (!(this.is('|') && this.peek(1).kind === 'ident' && METRICS.has(this.peek(1).text))) this.fail();
+      inner = this.metricsTail(pipeline);
+    } catch (error) {
+      if (!(error instanceof TraceQLParseError)) throw error;
+      this.pos = start;
+      inner = this.metricsMath();
+    }
+    this.expect(')');
+    return inner;
   }
 }
 
-/** Parses a TraceQL query of the basic form; an empty query means `{}` (every span). */
-export function parseTraceQL(query: string): SpansetExpr {
-  if (query.trim() === '') return { kind: 'filter', expr: null };
-  return new Parser(lex(query)).query();
+function hasAggregate(expr: ScalarExpr): boolean {
+  if (expr.kind === 'aggregate') return true;
+  if (expr.kind === 'arith') return hasAggregate(expr.left) || hasAggregate(expr.right);
+  return false;
 }
 
-/** The filters of a spanset expression, left to right (each is one condition on spans). */
-export function spansetFilters(expr: SpansetExpr): (FieldExpr | null)[] {
-  return expr.kind === 'filter' ? [expr.expr] : [...spansetFilters(expr.left), ...spansetFilters(expr.right)];
+function hasMetrics(expr: MetricsExpr): boolean {
+  if (expr.kind === 'metrics') return true;
+  if (expr.kind === 'math') return hasMetrics(expr.left) || hasMetrics(expr.right);
+  return false;
 }
 
-/** The attributes a filter compares (Tempo returns them with each matching span). */
-export function referencedAttributes(expr: FieldExpr | null): AttributeRef[] {
-  if (!expr || expr.kind === 'static') return [];
-  if (expr.kind === 'compare') return [expr.attribute];
-  if (expr.kind === 'not') return referencedAttributes(expr.expr);
-  return [...referencedAttributes(expr.left), ...referencedAttributes(expr.right)];
+/** Parses and validates a TraceQL query (an empty query means `{}`); throws TraceQLParseError or TraceQLValidationError. */
+export function parseQuery(query: string): Query {
+  if (query.trim() === '') return { kind: 'search', pipeline: { stages: [{ kind: 'spanset', expr: { kind: 'filter', expr: null } }] } };
+  const parsed = new Parser(lex(query)).root();
+  validateQuery(parsed);
+  return parsed;
 }
 
 /**
- * A tag as the v2 tag values call names it: `span.http.method`, `resource.service.name`, `.foo`, or an intrinsic
- * (`name`, `status`, `kind`, `duration`, …). Undefined when it is none of these.
+ * A tag as the v2 tag values call names it: `span.http.method`, `resource.service.name`, `.foo`, `event.x`, or an
+ * intrinsic (`name`, `status`, `kind`, `duration`, `event:name`, …). Undefined when it is none of these.
  */
 export function parseAttributeRef(tag: string): AttributeRef | undefined {
-  let tokens: Token[];
   try {
-    tokens = lex(tag);
+    const parser = new Parser(lex(tag));
+    const ref = parser.attribute();
+    return ref && parser.peek().kind === 'eof' && !ref.parent ? ref : undefined;
   } catch {
     return undefined;
   }
-  if (tokens.length !== 2) return undefined;
-  const [token] = tokens;
-  if (token.kind === 'attribute') {
-    const [scope, name] = token.value!.split('\u0000');
-    return { scope: scope as 'span' | 'resource' | 'unscoped', name };
-  }
-  if (token.kind === 'ident' && INTRINSICS.has(token.text)) return { scope: 'intrinsic', name: INTRINSICS.get(token.text)! };
-  return undefined;
 }

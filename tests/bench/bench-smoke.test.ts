@@ -46,6 +46,8 @@ describe('benchmarks in their smoke form', () => {
     const stdout = await smoke('scripts/bench-tempo-tail.ts');
     expect(stdout).toMatch(/search over 100 traces × 5 spans/);
     expect(stdout).toMatch(/\| `\{ resource\.service\.name = "svc-3" \}` \| [1-9]\d* \| \d+ \| \d+ \|/);
+    expect(stdout).toMatch(/\| `\{ kind = server \} > \{ status = error \}` \| [1-9]\d* \| \d+ \| \d+ \|/);
+    expect(stdout).toMatch(/\| `\{ \} \| rate\(\) by \(resource\.service\.name\)` \| [1-9]\d* \| \d+ \| \d+ \| \d+ \|/);
     expect(stdout).toMatch(/live tail, 2 lines pushed one at a time: push answered → line received, median \d+ ms, max \d+ ms/);
   }, 180_000);
 

@@ -8,7 +8,8 @@ import { Batch } from '../../server/products/qryn/ingest/batch';
 import { decodeZipkin } from '../../server/products/qryn/ingest/traces';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
 import { createTraceReader } from '../../server/products/qryn/trace-reader';
-import { parseTraceQL } from '../../packages/traceql/parse';
+import { parseQuery } from '../../packages/traceql/parse';
+import { searchTraces } from '../../server/products/qryn/trace-search';
 
 // Tempo's search API over spans pushed the three ways (Zipkin JSON, OTLP JSON, OTLP protobuf): TraceQL's basic form,
 // tag search, tag names and values, and the trace by id in JSON and in Tempo's protobuf, decoded with Tempo's
@@ -73,6 +74,7 @@ beforeAll(async () => {
         resource: { attributes: [attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')] },
         scopeSpans: [
           {
+            scope: { name: `inventory-lib-${run}`, version: '2.1' },
             spans: [
               { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 },
                 events: [{ timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), attr('retries', 2)] }] },
@@ -128,7 +130,11 @@ describe('TraceQL search (/api/search?q=)', () => {
     expect(await found(`{ status = error && ${mine} }`)).toEqual(ids(traceA, traceB));
     expect(await found(`{ status != error && kind = server && ${mine} }`)).toEqual(ids(traceA));
     expect(await found(`{ span.http.status_code >= 500 && ${mine} }`)).toEqual(ids(traceB));
-    expect(await found(`{ span.http.status_code = 200 && ${mine} }`)).toEqual(ids(traceA));
+    // Zipkin tags are strings (as Tempo stores them): "200" is not the int 200, which OTLP's trace B would hold.
+    expect(await found(`{ span.http.status_code = 200 && ${mine} }`)).toEqual([]);
+    expect(await found(`{ span.http.status_code = "200" && ${mine} }`)).toEqual(ids(traceA));
+    expect(await found(`{ span.http.status_code = 503 && ${mine} }`)).toEqual(ids(traceB));
+    expect(await found(`{ span.http.status_code = "503" && ${mine} }`)).toEqual([]);
     expect(await found(`{ duration > 100ms && ${mine} }`)).toEqual(ids(traceA, traceC));
     expect(await found(`{ duration >= 20ms && duration < 0.2s && ${mine} }`)).toEqual(ids(traceA, traceB));
     expect(await found(`{ kind = client && resource.deployment.environment = "staging" }`)).toEqual(ids(traceB));
@@ -169,7 +175,7 @@ describe('TraceQL search (/api/search?q=)', () => {
     const bad = await gw(`/api/search?${new URLSearchParams({ q: '{ span.foo = }' })}`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid TraceQL query: parse error at line 1, col 14: syntax error: unexpected }');
-    for (const q of ['{ status = "error" }', '{ duration > "x" }', '{ .a =~ 5 }', '{ .a = 1 } | count() > 1', '{ .a =~ "(" }']) {
+    for (const q of ['{ status = "error" }', '{ duration > "x" }', '{ .a =~ 5 }', '{ .a = 1 } | count()', '{ .a =~ "(" }', '{ !name = "x" }', '{ resource.service.name = nil }', '{} | rate()']) {
       const answer = await gw(`/api/search?${new URLSearchParams({ q })}`);
       expect(answer.status, q).toBe(400);
       expect(answer.body.error, q).toMatch(/^invalid TraceQL query: /);
@@ -204,11 +210,21 @@ describe('tag search and tags', () => {
     expect(scope('intrinsic')).toEqual(expect.arrayContaining(['duration', 'kind', 'name', 'status']));
     expect((await gw('/api/v2/search/tags?scope=resource')).body.scopes.map((s: { name: string }) => s.name)).toEqual(['resource']);
     expect((await gw('/api/v2/search/tags?scope=nope')).status).toBe(400);
+    const only = async (name: string) => (await gw(`/api/v2/search/tags?scope=${name}`)).body.scopes;
+    expect(await only('event')).toEqual([{ name: 'event', tags: expect.arrayContaining(['exception.type', 'retries', 'queue.depth']) }]);
+    expect(await only('link')).toEqual([{ name: 'link', tags: [] }]);
+    expect(await only('instrumentation')).toEqual([{ name: 'instrumentation', tags: [] }]);
+    expect(v2.body.scopes.map((s: { name: string }) => s.name)).toEqual(['span', 'resource', 'intrinsic', 'event', 'link', 'instrumentation']);
   });
 
   it('lists typed tag values, narrowed by the query being written', async () => {
     const values = async (tag: string, q?: string) => (await gw(`/api/v2/search/tag/${encodeURIComponent(tag)}/values${q ? `?${new URLSearchParams({ q })}` : ''}`)).body.tagValues;
-    expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'int', value: '200' }]));
+    // OTLP's int 503 and Zipkin's string tag "200", each with its stored type.
+    expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'string', value: '200' }]));
+    expect(await values('event.retries')).toEqual([{ type: 'int', value: '2' }]);
+    expect(await values('instrumentation:name', `{ ${mine} && instrumentation:version = "2.1" }`)).toEqual([{ type: 'string', value: `inventory-lib-${run}` }]);
+    expect(await values('event:name')).toEqual(expect.arrayContaining([{ type: 'string', value: 'exception' }, { type: 'string', value: 'queued' }]));
+    expect(await values('duration', `{ ${mine} && name = "list items" }`)).toEqual([{ type: 'duration', value: '20ms' }]);
     expect(await values('resource.service.name')).toEqual(expect.arrayContaining(['frontend', 'payments', 'inventory', 'mailer'].map((s) => ({ type: 'string', value: svc(s) }))));
     expect(await values('span.http.method', `{ resource.service.name = "${svc('inventory')}" }`)).toEqual([{ type: 'string', value: 'POST' }]);
     // An unfinished query narrows nothing.
@@ -228,7 +244,7 @@ describe('trace by id', () => {
     expect(b.body.batches).toHaveLength(1);
     expect(b.body.batches[0].resource.attributes).toEqual([attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')]);
     expect(b.body.batches[0].scopeSpans[0].spans.map((s: { name: string }) => s.name)).toEqual(['list items', 'db query']);
-    expect(b.body.batches[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceB, spanId: spanB1, kind: 'SPAN_KIND_SERVER', status: { code: 2 }, attributes: [attr('http.method', 'POST'), { key: 'http.status_code', value: { stringValue: '503' } }] });
+    expect(b.body.batches[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceB, spanId: spanB1, kind: 'SPAN_KIND_SERVER', status: { code: 2 }, attributes: [attr('http.method', 'POST'), { key: 'http.status_code', value: { intValue: '503' } }] });
     const a = await gw(`/tempo/api/traces/${traceA}`);
     expect(a.body.batches.map((r: any) => r.resource.attributes[0].value.stringValue).sort()).toEqual([svc('frontend'), svc('payments')]);
     const v2 = await gw(`/api/v2/traces/${traceB}`);
@@ -268,9 +284,9 @@ describe('span events', () => {
   it('JSON: OTLP events and Zipkin annotations come back as OTLP events, in time order', async () => {
     const b = (await gw(`/api/traces/${traceB}`)).body;
     expect(spanOf(b, spanB1).events).toEqual([
-      { timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), { key: 'retries', value: { stringValue: '2' } }] },
+      { timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), { key: 'retries', value: { intValue: '2' } }] },
     ]);
-    expect(spanOf(b, spanB2).attributes).toContainEqual({ key: 'db.rows', value: { stringValue: '42' } });
+    expect(spanOf(b, spanB2).attributes).toContainEqual({ key: 'db.rows', value: { intValue: '42' } });
     // A span without events has no events field, as Tempo answers.
     expect(spanOf(b, spanB2)).not.toHaveProperty('events');
     const a = (await gw(`/api/traces/${traceA}`)).body;
@@ -281,7 +297,7 @@ describe('span events', () => {
     ]);
     const c = (await gw(`/api/traces/${traceC}`)).body;
     expect(spanOf(c, spanC1).events).toEqual([
-      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { stringValue: '7' } }] },
+      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { intValue: '7' } }] },
       { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent', attributes: [] },
     ]);
   });
@@ -289,7 +305,7 @@ describe('span events', () => {
   it('protobuf: Span.events (field 11) decoded with Tempo’s definitions', async () => {
     const c = tempoToObject(TempoTrace, (await gw(`/api/traces/${traceC}`, { accept: 'application/protobuf' })).raw);
     expect(c.resourceSpans[0].scopeSpans[0].spans[0].events).toEqual([
-      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { stringValue: '7' } }] },
+      { timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [{ key: 'queue.depth', value: { intValue: '7' } }] },
       { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent' },
     ]);
     const a = tempoToObject(TempoTraceByIDResponse, (await gw(`/api/v2/traces/${traceA}`, { accept: 'application/protobuf' })).raw);
@@ -354,16 +370,25 @@ describe('databases created before the resource columns', () => {
       const newTrace = hex(8);
       decodeZipkin([{ traceId: newTrace, id: hex(8), name: 'new root', timestamp: startMs * 1000, duration: 5, localEndpoint: { serviceName: 'fresh' } }], batch);
       await qryn.backend.writer.write({ id: `old-${run}`, database, client, fingerprintLimit: 0 }, batch);
-      const columns = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'spans' AND name LIKE 'resource_%' ORDER BY name`);
-      expect(columns.map((c) => c.name)).toEqual(['resource_keys', 'resource_values']);
+      const columns = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'spans' AND (name LIKE 'resource_%' OR name = 'attribute_types') ORDER BY name`);
+      expect(columns.map((c) => c.name)).toEqual(['attribute_types', 'resource_keys', 'resource_types', 'resource_values']);
       const reader = createTraceReader(client, database);
       expect((await reader.trace(oldTrace))[0].attributes).toEqual([['service.name', 'legacy']]);
       expect((await reader.trace(oldTrace))[0].spans[0].events).toEqual([]);
-      expect((await reader.trace(eventTrace))[0].spans[0].events).toEqual([{ timeNs: startNs + 500n, name: 'legacy event', attributes: [['k', 'v']] }]);
+      expect((await reader.trace(eventTrace))[0].spans[0].events).toEqual([{ timeNs: startNs + 500n, name: 'legacy event', attributes: [['k', 'v']], attributeTypes: ['s'] }]);
       expect((await reader.trace(newTrace))[0].attributes).toEqual([['service.name', 'fresh']]);
       const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
-      const hits = await reader.search({ query: parseTraceQL('{ resource.service.name =~ "legacy|fresh" }'), range, limit: 10, spansPerSpanSet: 3 });
+      const query = parseQuery('{ resource.service.name =~ "legacy|fresh" }');
+      if (query.kind !== 'search') throw new Error('a search query');
+      const { hits } = await searchTraces(client, database, { pipeline: query.pipeline, range, limit: 10, spansPerSpanSet: 3, signal: new AbortController().signal });
       expect(hits.map((h) => h.rootTraceName).sort()).toEqual(['new root', 'old root']);
+      // Rows stored before attribute types are untyped text: compared as the other side's type, as before.
+      for (const q of ['{ span.http.method = "GET" }', '{ .http.method =~ "G.*" }']) {
+        const untyped = parseQuery(q);
+        if (untyped.kind !== 'search') throw new Error('a search query');
+        const found = await searchTraces(client, database, { pipeline: untyped.pipeline, range, limit: 10, spansPerSpanSet: 3, signal: new AbortController().signal });
+        expect(found.hits.map((h) => h.rootTraceName), q).toEqual(['old root']);
+      }
     } finally {
       await client.command(`DROP DATABASE IF EXISTS ${database}`);
     }

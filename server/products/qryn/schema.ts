@@ -58,7 +58,8 @@ const TABLES: TableDefinition[] = [
     columns: `date Date, trace_id String, span_id String, parent_id String, name String,
       service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
       status_code Int32, attribute_keys Array(String), attribute_values Array(String),
-      source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String)`,
+      source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String),
+      attribute_types Array(String), resource_types Array(String), scope_name String, scope_version String`,
     engine: 'MergeTree',
     order: 'trace_id, timestamp_ns',
     shardBy: 'cityHash64(trace_id)',
@@ -142,6 +143,12 @@ export async function createInstanceSchema(client: StorageClient, database: stri
 const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
   { table: 'spans', name: 'resource_keys', type: 'Array(String)' },
   { table: 'spans', name: 'resource_values', type: 'Array(String)' },
+  // The OTLP type of each attribute value, by position ('s', 'i', 'd', 'b', 'a', 'k'); empty for rows written before.
+  { table: 'spans', name: 'attribute_types', type: 'Array(String)' },
+  { table: 'spans', name: 'resource_types', type: 'Array(String)' },
+  // OTLP's instrumentation scope (name, version); '' for rows written before and for Zipkin spans.
+  { table: 'spans', name: 'scope_name', type: 'String' },
+  { table: 'spans', name: 'scope_version', type: 'String' },
   { table: 'log_samples', name: JSON_FLAT_COLUMN, type: JSON_FLAT_TYPE },
 ];
 const upgraded = new Map<string, Promise<void>>();

@@ -2,7 +2,12 @@ import protobuf from 'protobufjs';
 import { HttpError, sendJson, text, type ReadRequest } from './gateway-http';
 import { OtlpTraceEncoder } from './ingest/protos';
 import { createTraceReader, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
-import { parseAttributeRef, parseTraceQL, TraceQLParseError, type FieldExpr, type SpansetExpr } from '../../../packages/traceql/parse';
+import { searchTraces } from './trace-search';
+import { parseTraceQLParam, scheduled } from './tempo-read';
+import { tempoMetricsApi } from './tempo-metrics-api';
+import { parseAttributeRef, parseQuery } from '../../../packages/traceql/parse';
+import type { AttributeRef, FieldExpr, Pipeline, Static } from '../../../packages/traceql/ast';
+import type { Value } from '../../../packages/traceql/field-eval';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
 // The Tempo HTTP API of an instance (what Grafana's Tempo datasource calls), also under /tempo/…:
@@ -34,6 +39,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     sendJson(res, 200, { version: TEMPO_VERSION, revision: '', branch: '', buildUser: '', buildDate: '', goVersion: '' });
     return true;
   }
+  if (path === '/api/metrics/query_range' || path === '/api/metrics/query') return tempoMetricsApi(r, path === '/api/metrics/query');
   const reader = createTraceReader(r.storage, r.access.instance.database_name);
   const trace = /^\/api\/(v2\/)?traces\/([^/]+)$/.exec(path);
   if (trace) {
@@ -67,33 +73,39 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     }
     const limit = positiveInt(params.get('limit'), 'limit') ?? DEFAULT_LIMIT;
     const spansPerSpanSet = positiveInt(params.get('spss'), 'spss') ?? DEFAULT_SPANS_PER_SPANSET;
-    const hits = await withQueryErrors(() =>
-      reader.search({ query, range: searchRange(params, r.nowNs), limit: Math.min(limit, MAX_LIMIT), spansPerSpanSet: Math.min(spansPerSpanSet, 1000), minDurationNs, maxDurationNs }),
+    const range = searchRange(params, r.nowNs);
+    const found = await scheduled(r, (signal) =>
+      withQueryErrors(() =>
+        searchTraces(r.storage, r.access.instance.database_name, {
+          pipeline: query, range, limit: Math.min(limit, MAX_LIMIT), spansPerSpanSet: Math.min(spansPerSpanSet, 1000), minDurationNs, maxDurationNs, signal,
+        }),
+      ),
     );
     sendJson(res, 200, {
-      traces: hits.map((hit) => {
-        const spanSet = {
-          spans: hit.spans.map((s) => ({
+      traces: found.hits.map((hit) => {
+        const spanSets = hit.spanSets.map((set) => ({
+          spans: set.spans.map((s) => ({
             spanID: s.spanId,
             name: s.name,
             startTimeUnixNano: s.startNs.toString(),
             durationNanos: s.durationNs.toString(),
-            ...(s.attributes.length > 0 ? { attributes: keyValues(s.attributes) } : {}),
+            ...(s.attributes.length > 0 ? { attributes: typedKeyValues(s.attributes) } : {}),
           })),
-          matched: hit.matched,
-        };
+          matched: set.matched,
+          ...(set.attributes.length > 0 ? { attributes: typedKeyValues(set.attributes) } : {}),
+        }));
         return {
           traceID: hit.traceId,
           rootServiceName: hit.rootServiceName,
           ...(hit.rootTraceName ? { rootTraceName: hit.rootTraceName } : {}),
           startTimeUnixNano: hit.startNs.toString(),
           durationMs: Number(hit.durationNs / 1_000_000n),
-          spanSet,
-          spanSets: [spanSet],
+          spanSet: spanSets[0],
+          spanSets,
           serviceStats: hit.serviceStats,
         };
       }),
-      metrics: { inspectedTraces: hits.length, inspectedBytes: '0', completedJobs: 1, totalJobs: 1 },
+      metrics: { inspectedTraces: found.inspectedTraces, inspectedSpans: String(found.inspectedSpans), inspectedBytes: String(found.inspectedBytes), completedJobs: 1, totalJobs: 1 },
     });
     return true;
   }
@@ -101,11 +113,14 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const params = url.searchParams;
     const range = searchRange(params, r.nowNs);
     const scope = params.get('scope') ?? '';
-    if (!['', 'all', 'none', 'span', 'resource', 'intrinsic'].includes(scope)) throw new HttpError(400, `invalid scope "${scope.slice(0, 40)}": use span, resource, intrinsic or none.`);
-    const scopes: TagScope[] = scope === 'span' || scope === 'resource' || scope === 'intrinsic' ? [scope] : ['span', 'resource', 'intrinsic'];
+    const named: TagScope[] = ['span', 'resource', 'intrinsic', 'event', 'link', 'instrumentation'];
+    if (scope !== '' && scope !== 'all' && scope !== 'none' && !named.includes(scope as TagScope)) {
+      throw new HttpError(400, `invalid scope "${scope.slice(0, 40)}": use span, resource, event, link, instrumentation, intrinsic or none.`);
+    }
+    const scopes: TagScope[] = named.includes(scope as TagScope) ? [scope as TagScope] : named;
     if (path === '/api/search/tags') {
       const names = new Set<string>();
-      for (const s of scopes.filter((s) => s !== 'intrinsic')) for (const name of await reader.tagNames(range, s)) names.add(name);
+      for (const s of scopes.filter((s) => s === 'span' || s === 'resource')) for (const name of await reader.tagNames(range, s)) names.add(name);
       sendJson(res, 200, { tagNames: [...names].sort() });
     } else {
       const answer = [];
@@ -121,24 +136,23 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const tag = decodeTag(values[2]);
     if (values[1] === undefined) {
       // v1 names a plain attribute (span or resource).
-      sendJson(res, 200, { tagValues: await reader.tagValues({ scope: 'unscoped', name: tag }, range) });
+      sendJson(res, 200, { tagValues: [...new Set((await reader.tagValues({ scope: 'unscoped', name: tag }, range)).map((v) => v.value))] });
       return true;
     }
     const ref = parseAttributeRef(tag);
     if (!ref) throw new HttpError(400, `invalid tag "${tag.slice(0, 100)}": name an attribute (span.x, resource.x, .x) or an intrinsic (name, status, kind).`);
     // The query builder sends the query being written, often unfinished: a query that does not parse narrows nothing.
-    let within: SpansetExpr | undefined;
+    let within: Pipeline | undefined;
     const q = params.get('q');
     if (q) {
       try {
-        within = parseTraceQL(q);
+        const parsed = parseQuery(q);
+        within = parsed.kind === 'search' ? parsed.pipeline : undefined;
       } catch {
         within = undefined;
       }
     }
-    const found = await withQueryErrors(() => reader.tagValues(ref, range, within));
-    const type = ref.scope === 'intrinsic' && (ref.name === 'status' || ref.name === 'kind') ? () => 'keyword' : inferType;
-    sendJson(res, 200, { tagValues: found.map((value) => ({ type: type(value), value })) });
+    sendJson(res, 200, { tagValues: await withQueryErrors(() => reader.tagValues(ref, range, within)) });
     return true;
   }
   return false;
@@ -156,21 +170,11 @@ function decodeTag(raw: string): string {
   }
 }
 
-/** Values are stored as text: the type Tempo would report is read back from the text's form. */
-function inferType(value: string): string {
-  if (/^-?\d+$/.test(value)) return 'int';
-  if (/^-?\d+\.\d+(?:[eE][-+]?\d+)?$/.test(value)) return 'float';
-  if (value === 'true' || value === 'false') return 'bool';
-  return 'string';
-}
-
-function traceQL(q: string): SpansetExpr {
-  try {
-    return parseTraceQL(q);
-  } catch (error) {
-    if (error instanceof TraceQLParseError) throw new HttpError(400, `invalid TraceQL query: ${error.message}`);
-    throw error;
-  }
+function traceQL(q: string): Pipeline {
+  const parsed = parseTraceQLParam(q);
+  // A metrics query is answered by /api/metrics/query_range, as in Tempo.
+  if (parsed.kind === 'metrics') throw new HttpError(400, 'invalid TraceQL query: metrics queries are answered by /api/metrics/query_range and /api/metrics/query, not by search');
+  return parsed.pipeline;
 }
 
 async function withQueryErrors<T>(run: () => Promise<T>): Promise<T> {
@@ -186,25 +190,27 @@ async function withQueryErrors<T>(run: () => Promise<T>): Promise<T> {
  * Tempo's tag search (`tags=service.name=api http.method=GET`, logfmt) as one spanset filter: every tag must
  * match on the same span. Tempo's special names: name, status.code, error, root.name, root.service.name.
  */
-export function tagsQuery(tags: string): SpansetExpr {
+export function tagsQuery(tags: string): Pipeline {
   const conditions: FieldExpr[] = [];
   const seen = new Set<string>();
   for (const [key, value] of parseLogfmt(tags)) {
     if (seen.has(key)) throw new HttpError(400, `invalid tags: tag ${key} has been set twice`);
     seen.add(key);
     const string = { type: 'string' as const, value };
-    if (key === 'name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'name' }, op: '=', value: string });
-    else if (key === 'root.name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'rootName' }, op: '=', value: string });
-    else if (key === 'root.service.name') conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'rootServiceName' }, op: '=', value: string });
+    if (key === 'name') conditions.push(equals({ scope: 'intrinsic', name: 'name' }, string));
+    else if (key === 'root.name') conditions.push(equals({ scope: 'intrinsic', name: 'rootName' }, string));
+    else if (key === 'root.service.name') conditions.push(equals({ scope: 'intrinsic', name: 'rootServiceName' }, string));
     else if (key === 'status.code' || (key === 'error' && value === 'true')) {
       const status = key === 'error' ? 'error' : ({ '0': 'unset', '1': 'ok', '2': 'error', unset: 'unset', ok: 'ok', error: 'error' } as const)[value.toLowerCase() as '0'];
       if (!status) throw new HttpError(400, `invalid tags: status.code must be ok, error or unset (or 0, 1, 2), not "${value.slice(0, 40)}"`);
-      conditions.push({ kind: 'compare', attribute: { scope: 'intrinsic', name: 'status' }, op: '=', value: { type: 'status', value: status } });
-    } else conditions.push({ kind: 'compare', attribute: { scope: 'unscoped', name: key }, op: '=', value: string });
+      conditions.push(equals({ scope: 'intrinsic', name: 'status' }, { type: 'status', value: status }));
+    } else conditions.push(equals({ scope: 'unscoped', name: key }, string));
   }
-  const expr = conditions.reduce<FieldExpr | null>((left, right) => (left ? { kind: 'and', left, right } : right), null);
-  return { kind: 'filter', expr };
+  const expr = conditions.reduce<FieldExpr | null>((left, right) => (left ? { kind: 'binary', op: '&&', left, right } : right), null);
+  return { stages: [{ kind: 'spanset', expr: { kind: 'filter', expr } }] };
 }
+
+const equals = (ref: AttributeRef, value: Static): FieldExpr => ({ kind: 'binary', op: '=', left: { kind: 'attribute', ref }, right: { kind: 'static', value } });
 
 /** logfmt as Tempo's tags parameter takes it: `key=value key="quoted value"`, each key with a value. */
 function parseLogfmt(textValue: string): [string, string][] {
@@ -280,12 +286,38 @@ function searchRange(params: URLSearchParams, nowNs: bigint): TimeRange {
   return { startNs: start ?? endNs - DEFAULT_RANGE_NS, endNs: end !== undefined ? endNs + NS_PER_S - 1n : endNs };
 }
 
-const keyValues = (attributes: [string, string][]) => attributes.map(([key, value]) => ({ key, value: { stringValue: value } }));
+/** Tempo's typed AnyValue for an evaluated value (stored attribute text is answered as a string). */
+function anyValue(value: NonNullable<Value>): Record<string, unknown> {
+  switch (value.t) {
+    case 'number':
+      return Number.isInteger(value.v) ? { intValue: String(value.v) } : { doubleValue: value.v };
+    case 'bool':
+      return { boolValue: value.v };
+    default:
+      return { stringValue: value.v };
+  }
+}
+
+const typedKeyValues = (attributes: [string, Value][]) => attributes.map(([key, value]) => ({ key, value: value === undefined ? { stringValue: 'nil' } : anyValue(value) }));
+
+/**
+ * Stored attributes as OTLP KeyValues with their stored type (int64 as decimal text, which both OTLP/JSON and
+ * protobufjs take); untyped values (stored before types were) and arrays answer as strings.
+ */
+function keyValues(attributes: [string, string][], types: string[] = []) {
+  return attributes.map(([key, value], i) => {
+    const type = types[i];
+    if (type === 'i' && /^-?\d+$/.test(value)) return { key, value: { intValue: value } };
+    if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { key, value: { doubleValue: Number(value) } };
+    if (type === 'b') return { key, value: { boolValue: value === 'true' } };
+    return { key, value: { stringValue: value } };
+  });
+}
 
 /** OTLP JSON resource spans (the v1 answer's `batches`, hex ids as Grafana reads them). */
 function jsonTrace(resources: TraceResource[]) {
   return resources.map((resource) => ({
-    resource: { attributes: keyValues(resource.attributes) },
+    resource: { attributes: keyValues(resource.attributes, resource.types) },
     scopeSpans: [
       {
         spans: resource.spans.map((s) => ({
@@ -296,8 +328,8 @@ function jsonTrace(resources: TraceResource[]) {
           kind: `SPAN_KIND_${s.kind}`,
           startTimeUnixNano: s.startNs.toString(),
           endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-          attributes: keyValues(s.attributes),
-          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })) } : {}),
+          attributes: keyValues(s.attributes, s.attributeTypes),
+          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
           status: { code: s.statusCode },
         })),
       },
@@ -310,7 +342,7 @@ function protobufTrace(resources: TraceResource[]) {
   const bytes = (hex: string) => Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
   return {
     resourceSpans: resources.map((resource) => ({
-      resource: { attributes: keyValues(resource.attributes) },
+      resource: { attributes: keyValues(resource.attributes, resource.types) },
       scopeSpans: [
         {
           spans: resource.spans.map((s) => ({
@@ -321,9 +353,9 @@ function protobufTrace(resources: TraceResource[]) {
             kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
             startTimeUnixNano: s.startNs.toString(),
             endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-            attributes: keyValues(s.attributes),
+            attributes: keyValues(s.attributes, s.attributeTypes),
             // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
-            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes) })),
+            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
             status: { code: s.statusCode },
           })),
         },

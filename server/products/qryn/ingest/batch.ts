@@ -34,6 +34,12 @@ export interface SpanRecord {
   attributes: [string, string][];
   /** The attributes of the resource that sent the span (OTLP's resource; Zipkin's local endpoint service name). */
   resourceAttributes?: [string, string][];
+  /** The OTLP type of each attribute, by position ('s' string, 'i' int, 'd' double, 'b' bool, 'a' array, 'k' list). */
+  attributeTypes?: string[];
+  resourceTypes?: string[];
+  /** OTLP's instrumentation scope of the span (scopeSpans[].scope): name and version. */
+  scopeName?: string;
+  scopeVersion?: string;
   source: 'zipkin' | 'otlp';
   payload: string;
 }

@@ -35,8 +35,10 @@ export function decodeZipkin(body: unknown, batch: Batch): void {
       durationNs: span.duration === undefined ? 0n : micros(span.duration, 'duration'),
       statusCode: tags.error !== undefined ? 2 : 0,
       attributes: Object.entries(tags as Record<string, string>),
+      attributeTypes: Object.keys(tags).map(() => 's'),
       // As OpenTelemetry's Zipkin receiver does: the local endpoint's service is the resource's service.name.
       resourceAttributes: typeof local?.serviceName === 'string' ? [['service.name', local.serviceName]] : [],
+      resourceTypes: typeof local?.serviceName === 'string' ? ['s'] : [],
       source: 'zipkin',
       payload: JSON.stringify(span),
     };
@@ -85,6 +87,22 @@ export function anyValueText(value: unknown): string {
   return '';
 }
 
+/** The OTLP type of an AnyValue, as the spans table keeps it next to the value's text. */
+export function anyValueType(value: unknown): string {
+  if (!isRecord(value)) return 's';
+  if (value.stringValue !== undefined && value.stringValue !== null) return 's';
+  if (value.boolValue !== undefined && value.boolValue !== null) return 'b';
+  if (value.intValue !== undefined && value.intValue !== null) return 'i';
+  if (value.doubleValue !== undefined && value.doubleValue !== null) return 'd';
+  if (isRecord(value.arrayValue)) return 'a';
+  if (isRecord(value.kvlistValue)) return 'k';
+  return 's';
+}
+
+function attributeTypes(list: unknown): string[] {
+  return Array.isArray(list) ? list.map((a) => anyValueType(isRecord(a) ? a.value : undefined)) : [];
+}
+
 function attributes(list: unknown): [string, string][] {
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new IngestError('attributes must be an array.');
@@ -113,11 +131,15 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
     if (!isRecord(resourceSpans)) throw new IngestError('Each resourceSpans must be an object.');
     const resource = resourceSpans.resource;
     const resourceAttributes = isRecord(resource) ? attributes(resource.attributes) : [];
+    const resourceTypes = isRecord(resource) ? attributeTypes(resource.attributes) : [];
     const serviceName = resourceAttributes.find(([k]) => k === 'service.name')?.[1] ?? '';
     const scopes = resourceSpans.scopeSpans ?? resourceSpans.instrumentationLibrarySpans ?? [];
     if (!Array.isArray(scopes)) throw new IngestError('scopeSpans must be an array.');
     for (const scope of scopes) {
       if (!isRecord(scope) || (scope.spans !== undefined && !Array.isArray(scope.spans))) throw new IngestError('Each scopeSpans needs a spans array.');
+      const instrumentation = isRecord(scope.scope) ? scope.scope : isRecord(scope.instrumentationLibrary) ? scope.instrumentationLibrary : {};
+      const scopeName = typeof instrumentation.name === 'string' ? instrumentation.name : '';
+      const scopeVersion = typeof instrumentation.version === 'string' ? instrumentation.version : '';
       for (const span of (scope.spans as unknown[]) ?? []) {
         if (!isRecord(span)) throw new IngestError('Each span must be an object.');
         const start = nanos(span.startTimeUnixNano, 'startTimeUnixNano');
@@ -141,6 +163,10 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
           statusCode: code,
           attributes: spanAttributes,
           resourceAttributes,
+          attributeTypes: attributeTypes(span.attributes),
+          resourceTypes,
+          scopeName,
+          scopeVersion,
           source: 'otlp',
           payload: JSON.stringify(span, (_key, value: unknown) =>
             value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'bigint' ? value.toString() : isLong(value) ? longText(value) : value,

@@ -188,11 +188,12 @@ export function createWriter(nowMs: () => number) {
       if (batch.spans.length > 0) await upgradeInstanceSchema(target.client, target.database);
       await target.client.insert(
         `${db}.spans`,
-        ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'resource_keys', 'resource_values', 'source', 'payload'],
+        ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'resource_keys', 'resource_values', 'source', 'payload', 'attribute_types', 'resource_types', 'scope_name', 'scope_version'],
         batch.spans.map((s) => [
           dayOf(s.timestampNs), s.traceId, s.spanId, s.parentId, s.name, s.serviceName, s.kind, s.timestampNs, s.durationNs, s.statusCode,
           s.attributes.map(([k]) => k), s.attributes.map(([, v]) => v),
           (s.resourceAttributes ?? []).map(([k]) => k), (s.resourceAttributes ?? []).map(([, v]) => v), s.source, s.payload,
+          s.attributeTypes ?? [], s.resourceTypes ?? [], s.scopeName ?? '', s.scopeVersion ?? '',
         ]),
       );
       if (written.size + remember.length > MAX_REMEMBERED) written.clear();

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { startTestPlatform, type TestPlatform } from '../support/start-platform';
+import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
+import { buildTraces, otlpBody, type ModelSpan } from './traceql-corpus.data';
+
+// TraceQL metrics (/api/metrics/query_range, /api/metrics/query) over the corpus data set pushed as OTLP into the
+// platform's ClickHouse, each answer checked against numbers computed here from the pushed spans: counts, rates,
+// min/max/avg/sum of durations, Tempo's power-of-two quantiles and histograms, by(), second stages and arithmetic;
+// counts that ClickHouse aggregates (one exact filter) and counts evaluated from the spans must agree.
+
+let platform: TestPlatform;
+let qryn: EnabledQryn;
+const run = randomBytes(3).toString('hex');
+const startMs = Date.now() - 120_000;
+const traces = buildTraces(run, startMs);
+const spans = traces.flatMap((t) => t.spans);
+const windowStart = Math.floor(startMs / 1000) - 5;
+const windowEnd = windowStart + 60;
+const seconds = Array.from({ length: windowEnd - windowStart }, (_, i) => windowStart + i);
+const svc = (name: string) => `${name}-${run}`;
+const secondOf = (s: ModelSpan) => Number(s.startNs / 1_000_000_000n);
+
+type Answer = { series: { labels: { key: string; value: Record<string, unknown> }[]; samples?: { timestampMs: string; value: number }[]; value?: number }[] };
+
+async function get(path: string, params: Record<string, string>): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${qryn.url}${path}?${new URLSearchParams(params)}`, { headers: { authorization: qryn.basic } });
+  return { status: response.status, body: await response.json() };
+}
+async function range(q: string): Promise<Answer> {
+  const answer = await get('/api/metrics/query_range', { q, start: String(windowStart), end: String(windowEnd), step: '1s' });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body;
+}
+async function instant(q: string): Promise<Answer> {
+  const answer = await get('/api/metrics/query', { q, start: String(windowStart), end: String(windowEnd) });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body;
+}
+
+const labelText = (l: { key: string; value: Record<string, unknown> }) => `${l.key}=${String(Object.values(l.value)[0])}`;
+/** Series as {labels → {second → value}} for comparison. */
+function points(answer: Answer): Record<string, Record<number, number>> {
+  const out: Record<string, Record<number, number>> = {};
+  for (const s of answer.series) {
+    const key = s.labels.map(labelText).join(',');
+    out[key] = {};
+    for (const p of s.samples ?? []) out[key][Number(p.timestampMs) / 1000] = p.value;
+  }
+  return out;
+}
+/** The model's series: group spans by a key, reduce each second's spans. */
+function expected(select: (s: ModelSpan) => boolean, key: (s: ModelSpan) => string, reduce: (list: ModelSpan[]) => number, fillZero: boolean): Record<string, Record<number, number>> {
+  const out: Record<string, Record<number, number>> = {};
+  const groups = new Map<string, ModelSpan[]>();
+  for (const s of spans.filter(select)) groups.set(key(s), [...(groups.get(key(s)) ?? []), s]);
+  for (const [k, list] of groups) {
+    out[k] = {};
+    for (const sec of seconds) {
+      const inSec = list.filter((s) => secondOf(s) === sec);
+      if (inSec.length || fillZero) out[k][sec] = inSec.length ? reduce(inSec) : 0;
+    }
+  }
+  return out;
+}
+const count = (list: ModelSpan[]) => list.length;
+const secondsOf = (s: ModelSpan) => Number(s.durationNs) / 1e9;
+const close = (got: Record<string, Record<number, number>>, want: Record<string, Record<number, number>>) => {
+  expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+  for (const k of Object.keys(want)) {
+    expect(Object.keys(got[k]).sort(), k).toEqual(Object.keys(want[k]).sort());
+    for (const sec of Object.keys(want[k])) expect(got[k][Number(sec)], `${k} @${sec}`).toBeCloseTo(want[k][Number(sec)], 9);
+  }
+};
+
+/** Tempo's quantile over power-of-two buckets, written out here from its description. */
+function log2Quantile(p: number, values: number[]): number {
+  const buckets = new Map<number, number>();
+  for (const v of values) {
+    const b = v < 2 ? 1 : 2 ** Math.ceil(Math.log2(v));
+    buckets.set(b, (buckets.get(b) ?? 0) + 1);
+  }
+  const sorted = [...buckets.entries()].sort((a, b) => a[0] - b[0]);
+  const want = Math.max(1, Math.ceil(p * values.length));
+  let seen = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const [max, n] = sorted[i];
+    if (seen + n >= want) {
+      if (seen + n === want) return max;
+      const lo = i > 0 ? Math.log2(sorted[i - 1][0]) : Math.log2(max) - 1;
+      return 2 ** (lo + (Math.log2(max) - lo) * ((want - seen) / n));
+    }
+    seen += n;
+  }
+  return NaN;
+}
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  qryn = (await enableQrynOnSeededProject(platform, 'Acme Staging')).qryn;
+  const push = await fetch(`${qryn.url}/v1/traces`, { method: 'POST', headers: { authorization: qryn.basic, 'content-type': 'application/json' }, body: JSON.stringify(otlpBody(traces)) });
+  expect(push.status).toBeLessThan(300);
+  for (let i = 0; ; i++) {
+    const answer = await get('/api/metrics/query', { q: '{} | count_over_time()', start: String(windowStart), end: String(windowEnd) });
+    if (answer.status === 200 && answer.body.series[0]?.value === spans.length) break;
+    if (i > 50) throw new Error(`spans not readable: ${JSON.stringify(answer.body)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('TraceQL metrics', () => {
+  it('counts and rates per step, by a value, in ClickHouse and from the spans alike', async () => {
+    close(points(await range('{ } | count_over_time()')), expected(() => true, () => '__name__=count_over_time', count, true));
+    const errorsBy = expected((s) => s.status === 'error', (s) => `resource.service.name=${s.service}`, count, true);
+    close(points(await range('{ status = error } | count_over_time() by (resource.service.name)')), errorsBy);
+    // `1 = 1` keeps the filter from being translated, so the spans are read and counted by the evaluator.
+    close(points(await range('{ status = error && 1 = 1 } | count_over_time() by (resource.service.name)')), errorsBy);
+    close(points(await range('{ kind = server } | rate() by (name)')), expected((s) => s.kind === 'server', (s) => `name=${s.name}`, count, true));
+    close(points(await range('{ .http.method = "GET" } | count_over_time() by (kind)')), expected((s) => s.attrs['http.method'] === 'GET', (s) => `kind=${s.kind}`, count, true));
+    const parentOf = (s: ModelSpan) => spans.find((p) => p.spanId === s.parentId);
+    close(points(await range('{ status = error } > { kind = client } | count_over_time()')), expected((s) => s.kind === 'client' && parentOf(s)?.status === 'error', () => '__name__=count_over_time', count, true));
+  });
+
+  it('min, max, avg and sum of durations in seconds, quantiles and histograms as Tempo buckets them', async () => {
+    const byService = (s: ModelSpan) => `resource.service.name=${s.service}`;
+    close(points(await range('{ } | max_over_time(duration) by (resource.service.name)')), expected(() => true, byService, (l) => Math.max(...l.map(secondsOf)), false));
+    close(points(await range('{ } | min_over_time(duration) by (resource.service.name)')), expected(() => true, byService, (l) => Math.min(...l.map(secondsOf)), false));
+    close(points(await range('{ } | sum_over_time(duration)')), expected(() => true, () => '__name__=sum_over_time', (l) => l.reduce((n, s) => n + secondsOf(s), 0), false));
+    close(points(await range('{ kind = client } | avg_over_time(span.db.rows)')), expected((s) => s.kind === 'client' && typeof s.attrs['db.rows'] === 'number', () => '__name__=avg_over_time', (l) => l.reduce((n, s) => n + (s.attrs['db.rows'] as number), 0) / l.length, false));
+    for (const p of [0.5, 0.9, 1]) {
+      const got = points(await range(`{ } | quantile_over_time(duration, ${p})`));
+      close(got, expected(() => true, () => `p=${p}`, (l) => log2Quantile(p, l.map((s) => Number(s.durationNs))) / 1e9, false));
+    }
+    const histogram = points(await range('{ } | histogram_over_time(duration)'));
+    const bucketOf = (s: ModelSpan) => 2 ** Math.ceil(Math.log2(Number(s.durationNs))) / 1e9;
+    const bounds = [...new Set(spans.map(bucketOf))];
+    const want: Record<string, Record<number, number>> = {};
+    for (const b of bounds) Object.assign(want, expected((s) => bucketOf(s) === b, () => `__bucket=${b}`, count, true));
+    close(histogram, want);
+  });
+
+  it('answers instant queries, second stages and arithmetic', async () => {
+    const perService = new Map<string, number>();
+    for (const s of spans) perService.set(s.service, (perService.get(s.service) ?? 0) + 1);
+    const values = (a: Answer) => Object.fromEntries(a.series.map((s) => [s.labels.map(labelText).join(','), s.value]));
+    expect(values(await instant('{ } | count_over_time() by (resource.service.name)'))).toEqual(Object.fromEntries([...perService].map(([k, v]) => [`resource.service.name=${k}`, v])));
+    const top2 = [...perService].sort((a, b) => b[1] - a[1]).slice(0, 2);
+    expect(values(await instant('{ } | count_over_time() by (resource.service.name) | topk(2)'))).toEqual(Object.fromEntries(top2.map(([k, v]) => [`resource.service.name=${k}`, v])));
+    const over10 = [...perService].filter(([, v]) => v > 10);
+    expect(values(await instant('{ } | count_over_time() by (resource.service.name) > 10'))).toEqual(Object.fromEntries(over10.map(([k, v]) => [`resource.service.name=${k}`, v])));
+    const errors = spans.filter((s) => s.status === 'error').length;
+    const ratio = await instant('({ status = error } | count_over_time()) / ({ } | count_over_time()) * 100');
+    expect(ratio.series).toHaveLength(1);
+    expect(ratio.series[0].value).toBeCloseTo((errors / spans.length) * 100, 9);
+    expect(values(await instant(`{ resource.service.name = "${svc('db')}" } | rate()`))).toEqual({ '__name__=rate': spans.filter((s) => s.service === svc('db')).length / 60 });
+  });
+
+  it('refuses what is not a metrics query, bad parameters and compare() with clear messages', async () => {
+    const search = await get('/api/metrics/query_range', { q: '{ status = error }' });
+    expect(search.status).toBe(400);
+    expect(search.body.error).toMatch(/^invalid TraceQL query: not a metrics query/);
+    expect((await get('/api/metrics/query_range', { q: '{} | rate(', start: '10', end: '20' })).body.error).toMatch(/^invalid TraceQL query: parse error/);
+    expect((await get('/api/metrics/query_range', { q: '{} | rate()', step: 'soon' })).body.error).toMatch(/cannot parse "soon"/);
+    expect((await get('/api/metrics/query_range', { q: '{} | rate()', start: '20', end: '10' })).status).toBe(400);
+    expect((await get('/api/metrics/query_range', { q: '{} | rate()', start: '0', end: '100000', step: '1' })).body.error).toMatch(/exceeded maximum resolution/);
+    const compare = await get('/api/metrics/query_range', { q: '{} | compare({ status = error })' });
+    expect(compare.status).toBe(400);
+    expect(compare.body.error).toMatch(/compare\(\) is not supported/);
+    const searchWithMetrics = await get('/api/search', { q: '{} | rate()' });
+    expect(searchWithMetrics.status).toBe(400);
+  });
+});
