@@ -50,7 +50,11 @@ async function portsFreeOn(hosts: string[]): Promise<[number, number]> {
   throw new Error('No two ports free on every loopback address of the cluster.');
 }
 
-export async function startLocalClickhouseCluster(options: { shards?: number; name?: string } = {}): Promise<LocalClickhouseCluster> {
+/**
+ * `profile`: settings of the platform user's profile beyond a stock one (none by default: the platform must work with
+ * what a newcomer's cluster has).
+ */
+export async function startLocalClickhouseCluster(options: { shards?: number; name?: string; profile?: Record<string, string | number> } = {}): Promise<LocalClickhouseCluster> {
   const shards = options.shards ?? 2;
   const name = options.name ?? 'test_pair';
   const user = 'platform';
@@ -64,7 +68,7 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
     .join('');
   const users = `<?xml version="1.0"?>
 <yandex>
-  <profiles><default><allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type></default></profiles>
+  <profiles><default>${Object.entries(options.profile ?? {}).map(([key, value]) => `<${key}>${value}</${key}>`).join('')}</default></profiles>
   <users><${user}><password_sha256_hex>${createHash('sha256').update(password).digest('hex')}</password_sha256_hex><networks><ip>127.0.0.0/8</ip></networks><profile>default</profile><quota>default</quota></${user}></users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
 </yandex>

@@ -9,6 +9,7 @@ import { decodeOtlp, decodeOtlpProto, decodeZipkin } from './ingest/traces';
 import type { Writer } from './ingest/writer';
 import { findInstance, findInstanceByCredentials, findToken, hashSecret, type QrynInstanceRow } from './qryn-repository';
 import { StorageError, type StorageClient } from './storage-client';
+import { STORAGE_RETRY_AFTER_S } from './storage-availability';
 import {
   contentType, empty, HttpError, parseJsonBody as json, preloadForm, readBody as readRaw, sendError, sendJson, text, unsnappy,
   type Access, type ReadApi, type ReadRequest, type Scope,
@@ -327,7 +328,7 @@ export function createGateway(deps: GatewayDeps) {
           // A bad regular expression that passed our check but not RE2's is the query's fault.
           if (error.code === 427) return sendError(res, 400, 'The regular expression is not valid.');
           deps.log(`[qryn] storage error on ${req.method} ${url.pathname}: ${error.message}`);
-          return sendError(res, 503, 'The storage is not available at the moment. Try again later.');
+          return sendError(res, 503, 'The storage is not available at the moment. Try again later.', { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
         }
         deps.log(`[qryn] unexpected error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
         return sendError(res, 500, 'Something went wrong on our side. Please try again later.');

@@ -14,6 +14,7 @@ import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
+import { storageUnavailable } from './storage-availability';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import { scrapeInstrumented } from './instrumentation';
 import { closeLogqlWorkers } from './loki-api';
@@ -158,10 +159,11 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     } catch (error) {
       const message = error instanceof Error ? error.message.slice(0, 200) : String(error);
       // Unreachable (down, refusing connections, overloaded): nothing was recorded, so trying again later is safe.
-      if (!(error instanceof StorageError) || error.status >= 500) {
+      // Anything else is the storage's answer, which trying again does not change: its reason goes to the operator.
+      if (storageUnavailable(error)) {
         throw new ApiError(503, 'Storage unavailable', `The storage did not answer; nothing was enabled. Try again in a moment. (${message})`);
       }
-      throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables: ${message}`] });
+      throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables (docs/qryn.md, "Storage on an existing ClickHouse server or cluster"): ${message}`] });
     }
   }
 

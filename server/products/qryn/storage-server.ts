@@ -22,6 +22,8 @@ export interface StorageEndpoint {
   password: string;
   /** Set when the storage is a ClickHouse cluster (external-storage.ts): the tables are sharded over its nodes. */
   cluster?: ClusterLayout;
+  /** How long a statement may take before it is given up as unavailable (QRYN_CLICKHOUSE_*_TIMEOUT_S); default 60 s. */
+  timeouts?: { readMs: number; insertMs: number };
 }
 
 /** qryn's shared storage: the embedded server (StorageServer) or an existing ClickHouse (external-storage.ts). */
