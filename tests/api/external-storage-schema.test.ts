@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
 import { seedDemoData } from '../../server/db/seed';
 import { CLUSTER_SETTINGS } from '../../server/products/qryn/external-storage';
@@ -9,7 +9,7 @@ import { createInstanceSchema } from '../../server/products/qryn/schema';
 import { storageUnavailable } from '../../server/products/qryn/storage-availability';
 import { storageClient } from '../../server/products/qryn/storage-client';
 import type { StorageEndpoint } from '../../server/products/qryn/storage-server';
-import { queryNode, startLocalClickhouseCluster, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
+import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { enableQrynOnSeededProject } from '../support/qryn';
 import { startTestPlatform } from '../support/start-platform';
 
@@ -17,12 +17,10 @@ import { startTestPlatform } from '../support/start-platform';
 // allow_experimental_low_cardinality_type): the DDL carries what it needs, a failed create leaves nothing on any node,
 // and a refusal is told apart from an unavailable storage.
 
+const clusterOfFile = clusterForFile({ shards: 2 });
 let cluster: LocalClickhouseCluster;
-beforeAll(async () => {
-  cluster = await startLocalClickhouseCluster({ shards: 2 });
-}, 60_000);
-afterAll(async () => {
-  await cluster?.close();
+beforeAll(() => {
+  cluster = clusterOfFile();
 });
 
 const qrynDatabases = async (node: number, name: string) => queryNode(cluster, node, `SELECT name FROM system.databases WHERE name = '${name}' FORMAT TSV`);

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -154,4 +155,16 @@ export async function queryNode(cluster: LocalClickhouseCluster, node: number, s
   const text = await response.text();
   if (!response.ok) throw new Error(text);
   return text.trim();
+}
+
+/** A cluster for a whole test file: started before its tests, stopped after them; the getter reads it in a test. */
+export function clusterForFile(options: Parameters<typeof startLocalClickhouseCluster>[0] = {}): () => LocalClickhouseCluster {
+  let cluster: LocalClickhouseCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startLocalClickhouseCluster(options);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+  return () => cluster!;
 }

@@ -22,6 +22,7 @@ import { closePromqlWorkers } from './prometheus-api';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type SharedStorage } from './storage-server';
 import { connectExternalStorage } from './external-storage';
+import { checkExternalStorage } from './external-storage-check';
 import { localInstanceEvents } from '../../coordination/instance-events';
 import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
 
@@ -252,6 +253,8 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     },
 
     async start() {
+      // An existing ClickHouse that lacks what qryn needs (cluster, nodes, rights) stops the start with what to do.
+      if (platform.config.qrynClickhouse) await checkExternalStorage(platform.config.qrynClickhouse);
       // A storage server that cannot start does not stop the platform: system status shows Storage down, enable and
       // the gateway answer that the storage is unavailable.
       try {
