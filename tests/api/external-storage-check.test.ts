@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { qrynClickhouseFrom } from '../../server/config';
 import { checkExternalStorage } from '../../server/products/qryn/external-storage-check';
 import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
+import { clusterEnv } from '../support/platform-on-cluster';
 import { startTestPlatform } from '../support/start-platform';
 
 // The start-up checks of qryn's storage on an existing ClickHouse cluster (two clickhouse-server 18.16 nodes with a
@@ -14,13 +15,7 @@ beforeAll(() => {
   cluster = clusterOfFile();
 });
 
-const env = (extra: Record<string, string> = {}) => ({
-  QRYN_CLICKHOUSE_URL: cluster.url,
-  QRYN_CLICKHOUSE_USER: cluster.user,
-  QRYN_CLICKHOUSE_PASSWORD: cluster.password,
-  QRYN_CLICKHOUSE_CLUSTER: cluster.name,
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => clusterEnv(cluster, extra);
 const check = (extra: Record<string, string> = {}) => checkExternalStorage(qrynClickhouseFrom(env(extra))!);
 const leftovers = async () => (await Promise.all([0, 1].map((n) => queryNode(cluster, n, "SELECT name FROM system.databases WHERE name LIKE 'qryn_start_check_%' FORMAT TSV")))).join('');
 

@@ -1,17 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database';
-import { seedDemoData } from '../../server/db/seed';
 import { CLUSTER_SETTINGS } from '../../server/products/qryn/external-storage';
 import { createInstanceSchema } from '../../server/products/qryn/schema';
 import { storageUnavailable } from '../../server/products/qryn/storage-availability';
 import { storageClient } from '../../server/products/qryn/storage-client';
 import type { StorageEndpoint } from '../../server/products/qryn/storage-server';
 import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
+import { startPlatformOnCluster } from '../support/platform-on-cluster';
 import { enableQrynOnSeededProject } from '../support/qryn';
-import { startTestPlatform } from '../support/start-platform';
 
 // qryn's schema on an existing two-node ClickHouse 18.16 cluster whose users have a stock profile (no
 // allow_experimental_low_cardinality_type): the DDL carries what it needs, a failed create leaves nothing on any node,
@@ -37,16 +32,7 @@ describe('qryn schema on a stock-profile ClickHouse cluster', () => {
   });
 
   it('enables, pushes and reads with a stock profile', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'external-schema-'));
-    const setup = await openDatabase({ dataDir });
-    await seedDemoData(setup);
-    await setup.close();
-    const platform = await startTestPlatform({
-      embedded: true,
-      dataDir,
-      seed: false,
-      env: { QRYN_CLICKHOUSE_URL: cluster.url, QRYN_CLICKHOUSE_USER: cluster.user, QRYN_CLICKHOUSE_PASSWORD: cluster.password, QRYN_CLICKHOUSE_CLUSTER: cluster.name },
-    });
+    const platform = await startPlatformOnCluster(cluster);
     try {
       const { qryn } = await enableQrynOnSeededProject(platform, 'Acme Production');
       const database = `qryn_${qryn.instanceId}`;
@@ -62,7 +48,6 @@ describe('qryn schema on a stock-profile ClickHouse cluster', () => {
       expect(body.data.result.flatMap((r) => r.values.map(([, line]) => line)).sort()).toEqual(streams.map((s) => s.values[0][1]).sort());
     } finally {
       await platform.stop();
-      await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
 

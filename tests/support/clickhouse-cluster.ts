@@ -22,6 +22,9 @@ export interface LocalClickhouseCluster {
   nodes: { host: string; url: string }[];
   /** The first node's HTTP URL: where the platform connects. */
   url: string;
+  /** Stops a node's process with SIGSTOP (a hung server: its sockets accept, nothing answers); resume sends SIGCONT. */
+  pause(node: number): void;
+  resume(node: number): void;
   close(): Promise<void>;
 }
 
@@ -132,13 +135,24 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+  const paused = new Set<number>();
   return {
     name,
     user,
     password,
     nodes,
     url: nodes[0].url,
+    pause(node) {
+      process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGSTOP');
+      paused.add(node);
+    },
+    resume(node) {
+      process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGCONT');
+      paused.delete(node);
+    },
     async close() {
+      // A stopped process would not stop on TERM.
+      for (const node of paused) process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGCONT');
       await supervisor.close();
       await rm(root, { recursive: true, force: true });
     },

@@ -44,6 +44,8 @@ export interface GatewayDeps {
   writer: Writer;
   /** The storage client of an instance (resolved from its cloud resource). */
   storage(instance: QrynInstanceRow): Promise<StorageClient>;
+  /** Whether the shared storage answers on every node (the readiness probe `/ready`); absent: always ready. */
+  storageReady?: () => Promise<boolean>;
   nowMs(): number;
   log(message: string): void;
   /** The gateway's limits (gateway-limits.ts); from the environment when not given. */
@@ -258,7 +260,13 @@ export function createGateway(deps: GatewayDeps) {
 
   async function route(req: IncomingMessage, res: ServerResponse, instanceId: string | undefined, path: string, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    if (path === '/ready' && method === 'GET') return text(res, 200, 'ready');
+    if (path === '/ready' && method === 'GET') {
+      // Ready means a push and a read would be served now: the storage answers on every node.
+      if (deps.storageReady && !(await deps.storageReady())) {
+        return sendError(res, 503, 'The storage is not available at the moment (a storage node does not answer). Try again later.', { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
+      }
+      return text(res, 200, 'ready');
+    }
     const access = await authenticate(req, instanceId);
     const isPush = method === 'POST' && PUSH_PATHS.some((p) => p.test(path));
     require(access, isPush ? 'write' : 'read');

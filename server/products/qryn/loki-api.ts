@@ -171,8 +171,8 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     if (direction !== 'backward' && direction !== 'forward') throw new LogQLQueryError(`invalid direction '${direction.slice(0, 20)}'`);
     const request = { query, startNs, endNs, stepNs, instant, limit, direction, intervalNs } as const;
     // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
-    const { url: storageUrl, user, password } = r.storage.endpoint;
-    const job: LogqlJob = { endpoint: { url: storageUrl, user, password }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
+    const { url: storageUrl, user, password, timeouts } = r.storage.endpoint;
+    const job: LogqlJob = { endpoint: { url: storageUrl, user, password, timeouts }, database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
     const answer = await evaluate(r, job, limits.workers);
     send(res, answer);
     if (!('error' in answer)) readScheduler().answered(r.access.instance.id, Buffer.byteLength(answer.body));

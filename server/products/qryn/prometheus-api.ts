@@ -110,8 +110,8 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
   const asked = durationParam(params, 'timeout');
   const timeoutMs = asked === undefined ? settings.timeoutMs : Math.min(asked, settings.timeoutMs);
   // Only the address and credentials cross to the worker (the shared server's endpoint object carries methods).
-  const { url, user, password } = r.storage.endpoint;
-  const endpoint = { url, user, password };
+  const { url, user, password, timeouts } = r.storage.endpoint;
+  const endpoint = { url, user, password, timeouts };
   // The client going away cancels the evaluation in the worker, or the read while it waits for its turn.
   const gone = new AbortController();
   const onClose = () => {

@@ -93,7 +93,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     return client;
   }
 
-  const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
+  const gateway = createGateway({ db: platform.db, writer, storage: storageOf, storageReady: async () => (server ? server.ping() : false), nowMs, log: platform.log });
   // Another platform instance changed an instance's credentials, switches or limit (or notifications were missed:
   // `undefined`, then everything is forgotten).
   events.subscribe(INVALIDATE_EVENT, (message) => {
@@ -271,7 +271,9 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         // Through the platform's own listener, as a client would reach it.
         const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
         const response = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${platform.config.port}${gateway.prefix}/0/ready`, { signal: AbortSignal.timeout(2_000) });
-        return response.ok;
+        await response.body?.cancel();
+        // 503 is the gateway answering that the storage is not (Storage is down then): the gateway itself runs.
+        return response.ok || response.status === 503;
       });
       platform.jobs.register(DROP_JOB, async ({ job }) => {
         const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };
