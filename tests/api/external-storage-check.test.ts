@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { qrynClickhouseFrom } from '../../server/config';
 import { checkExternalStorage } from '../../server/products/qryn/external-storage-check';
-import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
+import { clusterForFile, queryNode, startLocalClickhouseCluster, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { clusterEnv } from '../support/platform-on-cluster';
 import { startTestPlatform } from '../support/start-platform';
 
@@ -45,6 +45,15 @@ describe('start-up checks of an existing ClickHouse cluster', () => {
   it('a wrong password is refused, naming the user settings', async () => {
     await expect(check({ QRYN_CLICKHOUSE_PASSWORD: 'wrong' })).rejects.toThrow(/QRYN_CLICKHOUSE_USER and QRYN_CLICKHOUSE_PASSWORD/);
   }, 60_000);
+
+  it('a user whose profile is read-only is refused, naming the node and the rights it needs', async () => {
+    const readOnly = await startLocalClickhouseCluster({ shards: 2, name: 'read_only_pair', profile: { readonly: 1 } });
+    try {
+      await expect(checkExternalStorage(qrynClickhouseFrom(clusterEnv(readOnly))!)).rejects.toThrow(new RegExp(`cannot create qryn's tables on the ClickHouse node at http://127\\.0\\.0\\.\\d:\\d+: .*readonly=0`));
+    } finally {
+      await readOnly.close();
+    }
+  }, 120_000);
 
   it('the platform does not start with a misspelled cluster', async () => {
     await expect(startTestPlatform({ embedded: true, env: env({ QRYN_CLICKHOUSE_CLUSTER: 'no_such_cluster' }) })).rejects.toThrow(/QRYN_CLICKHOUSE_CLUSTER=no_such_cluster/);
