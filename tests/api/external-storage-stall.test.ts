@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterForFile, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
+import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { startPlatformOnCluster } from '../support/platform-on-cluster';
 import { enableQrynOnSeededProject, eventually, type EnabledQryn } from '../support/qryn';
 import type { TestPlatform } from '../support/start-platform';
@@ -83,6 +83,19 @@ describe('a stalled shard of an existing ClickHouse cluster', () => {
       expect(answered.status).toBe(503);
       expect(answered.retryAfter).toMatch(/^\d+$/);
       expect(answered.ms).toBeLessThan(READ_TIMEOUT_S * 1000 + 20_000);
+      // An enable meanwhile is refused as unavailable before any DDL is sent (a statement queued on the hung node
+      // would run when it resumes): 503 with Retry-After, no database on either node afterwards.
+      const staging = (await platform.db.query<{ id: number }>("SELECT id FROM projects WHERE name = 'Acme Staging'"))[0].id;
+      const enable = await fetch(`${platform.url}/api/integrations/qryn?project_id=${staging}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ cluster_id: 'shared-local', writer_region_code: 'local' }),
+        signal: AbortSignal.timeout(120_000),
+      });
+      const enableBody = await enable.text();
+      expect(enable.status, enableBody).toBe(503);
+      expect(enable.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(enableBody).toContain(cluster.nodes[1].url);
       console.log(`stalled shard: push answered ${pushed.status} in ${pushed.ms} ms, read ${answered.status} in ${answered.ms} ms`);
     } finally {
       cluster.resume(1);
@@ -92,5 +105,9 @@ describe('a stalled shard of an existing ClickHouse cluster', () => {
     expect(await until(storageRunning, (running) => running === true)).toBe(true);
     expect((await until(push, (p) => p.status === 204)).status).toBe(204);
     expect((await until(read, (r) => r.status === 200)).status).toBe(200);
+    for (const node of [0, 1]) {
+      const databases = await queryNode(cluster, node, "SELECT name FROM system.databases WHERE name LIKE 'qryn_%' FORMAT TSV");
+      expect(databases.split('\n').filter(Boolean)).toEqual([`qryn_${qryn.instanceId}`]);
+    }
   }, 240_000);
 });

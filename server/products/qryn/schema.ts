@@ -140,6 +140,10 @@ export async function ensureInstanceTable(client: StorageClient, database: strin
  * is dropped again on every node that answers, so a failed enable leaves no empty database behind.
  */
 export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {
+  // A statement sent to a hung node runs when the node resumes, after the cleanup below gave up on it: so every node
+  // must answer before anything is sent, and a hung one fails the create with nothing made.
+  const cluster = client.endpoint.cluster;
+  if (cluster && !cluster.replicated) await Promise.all((await cluster.nodes()).map((node) => storageClient(node).query('SELECT 1', { timeoutMs: 2_000 })));
   try {
     await runDdl(client, instanceDdl(database, layoutOf(client)));
   } catch (error) {

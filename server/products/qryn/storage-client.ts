@@ -59,7 +59,7 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
         response = await fetch(url, { method: 'POST', headers, body: (body ?? sql) as BodyInit, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        if (timeout.aborted) throw new StorageError(`The storage server did not answer within ${Math.round(timeoutMs / 1000)} s.`, 503, undefined);
+        if (timeout.aborted) throw new StorageError(`The storage server at ${base} did not answer within ${Math.round(timeoutMs / 1000)} s.`, 503, undefined);
         // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before
         // the server read it ("other side closed"), so it is sent again (a few times: several idle connections may have been closed).
         const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
