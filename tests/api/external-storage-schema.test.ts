@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_SETTINGS } from '../../server/products/qryn/external-storage';
 import { createInstanceSchema } from '../../server/products/qryn/schema';
@@ -12,7 +14,8 @@ import { enableQrynOnSeededProject } from '../support/qryn';
 // allow_experimental_low_cardinality_type): the DDL carries what it needs, a failed create leaves nothing on any node,
 // and a refusal is told apart from an unavailable storage.
 
-const clusterOfFile = clusterForFile({ shards: 2 });
+// The nodes run docs/qryn.md's worked example files (tests/fixtures/clickhouse-two-nodes).
+const clusterOfFile = clusterForFile({ documented: true });
 let cluster: LocalClickhouseCluster;
 beforeAll(() => {
   cluster = clusterOfFile();
@@ -27,6 +30,14 @@ function clusterClient(nodes: StorageEndpoint[]) {
 }
 
 describe('qryn schema on a stock-profile ClickHouse cluster', () => {
+  it("docs/qryn.md shows the example's files as the fixture has them", async () => {
+    const docs = await readFile(path.resolve(__dirname, '../../docs/qryn.md'), 'utf8');
+    for (const file of ['config.d/qryn-cluster.xml', 'users.d/qryn.xml']) {
+      const text = await readFile(path.resolve(__dirname, '../fixtures/clickhouse-two-nodes', file), 'utf8');
+      expect(docs).toContain(`\`\`\`xml\n${text}\`\`\``);
+    }
+  });
+
   it('the stock profile refuses LowCardinality without the per-statement setting (the case the DDL handles)', async () => {
     await expect(queryNode(cluster, 0, 'CREATE TABLE default.lc_probe (x LowCardinality(String)) ENGINE = Memory')).rejects.toThrow(/LowCardinality|experimental/i);
   });
