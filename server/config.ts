@@ -95,6 +95,12 @@ export interface QrynClickhouseSettings {
    * system.clusters (each node's host name with the port of QRYN_CLICKHOUSE_URL).
    */
   nodeUrls?: string[];
+  /**
+   * QRYN_CLICKHOUSE_READ_TIMEOUT_S (default 20) and QRYN_CLICKHOUSE_INSERT_TIMEOUT_S (default 10): how long a read or
+   * an insert waits for the storage before it is answered 503 (a stalled node must not hold clients for a minute).
+   */
+  readTimeoutMs: number;
+  insertTimeoutMs: number;
 }
 
 export interface SocialOidcSettings {
@@ -208,7 +214,7 @@ const httpUrl = (name: string, value: string): string => {
 /** QRYN_CLICKHOUSE_*: all checked at start; a setting without QRYN_CLICKHOUSE_URL, or a malformed one, stops the start with its name. */
 export function qrynClickhouseFrom(env: NodeJS.ProcessEnv): QrynClickhouseSettings | undefined {
   const url = (env.QRYN_CLICKHOUSE_URL ?? '').trim();
-  const others = ['QRYN_CLICKHOUSE_USER', 'QRYN_CLICKHOUSE_PASSWORD', 'QRYN_CLICKHOUSE_DATABASE', 'QRYN_CLICKHOUSE_CLUSTER', 'QRYN_CLICKHOUSE_REPLICATED', 'QRYN_CLICKHOUSE_NODE_URLS'];
+  const others = ['QRYN_CLICKHOUSE_USER', 'QRYN_CLICKHOUSE_PASSWORD', 'QRYN_CLICKHOUSE_DATABASE', 'QRYN_CLICKHOUSE_CLUSTER', 'QRYN_CLICKHOUSE_REPLICATED', 'QRYN_CLICKHOUSE_NODE_URLS', 'QRYN_CLICKHOUSE_READ_TIMEOUT_S', 'QRYN_CLICKHOUSE_INSERT_TIMEOUT_S'];
   if (!url) {
     const stray = others.filter((name) => env[name]);
     if (stray.length) throw new Error(`${stray.join(', ')} set without QRYN_CLICKHOUSE_URL: set the ClickHouse server's URL too, or unset them.`);
@@ -234,6 +240,8 @@ export function qrynClickhouseFrom(env: NodeJS.ProcessEnv): QrynClickhouseSettin
     cluster,
     replicated,
     nodeUrls,
+    readTimeoutMs: wholeNumberSetting(env, 'QRYN_CLICKHOUSE_READ_TIMEOUT_S', 20, 1) * 1000,
+    insertTimeoutMs: wholeNumberSetting(env, 'QRYN_CLICKHOUSE_INSERT_TIMEOUT_S', 10, 1) * 1000,
   };
 }
 

@@ -162,7 +162,8 @@ function respondWithError(res: ServerResponse, error: unknown): void {
     return;
   }
   if (error instanceof ApiError) {
-    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+    // A 503 is a passing state (a storage or a dependency unavailable): clients are told when to try again.
+    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer' } : error.status === 503 ? { 'retry-after': '5' } : {};
     sendJson(res, error.status, { message: error.message, description: error.description, ...error.extra }, headers);
     return;
   }

@@ -32,7 +32,17 @@ export function createProductRegistry(platform: ProductPlatform, factories: read
     get: (slug) => bySlug.get(slug),
     all: () => [...backends],
     async start() {
-      for (const backend of backends) await backend.start?.();
+      // A product that cannot start stops the platform's start; those already started are stopped again.
+      const started: ProductBackend[] = [];
+      try {
+        for (const backend of backends) {
+          started.push(backend);
+          await backend.start?.();
+        }
+      } catch (error) {
+        for (const backend of started.reverse()) await backend.close?.().catch(() => undefined);
+        throw error;
+      }
     },
     async close() {
       // In reverse: a product that stores on another (qryn on ClickHouse) stops before its storage does.

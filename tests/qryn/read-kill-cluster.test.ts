@@ -54,7 +54,7 @@ async function abortOnEveryNode(endpoint: StorageEndpoint, queryId: string) {
 
 describe('reads killed on every node of a cluster', () => {
   it('through the gateway endpoint, which finds the nodes in system.clusters', async () => {
-    const storage = connectExternalStorage({ url: cluster.url, user: cluster.user, password: cluster.password, databasePrefix: 'qryn', cluster: cluster.name, replicated: false }, () => undefined);
+    const storage = connectExternalStorage({ url: cluster.url, user: cluster.user, password: cluster.password, databasePrefix: 'qryn', cluster: cluster.name, replicated: false, readTimeoutMs: 20_000, insertTimeoutMs: 10_000 }, () => undefined);
     await abortOnEveryNode(storage, `cluster-gateway-${Date.now()}`);
   });
 

@@ -1,5 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,9 @@ export interface LocalClickhouseCluster {
   nodes: { host: string; url: string }[];
   /** The first node's HTTP URL: where the platform connects. */
   url: string;
+  /** Stops a node's process with SIGSTOP (a hung server: its sockets accept, nothing answers); resume sends SIGCONT. */
+  pause(node: number): void;
+  resume(node: number): void;
   close(): Promise<void>;
 }
 
@@ -50,11 +54,18 @@ async function portsFreeOn(hosts: string[]): Promise<[number, number]> {
   throw new Error('No two ports free on every loopback address of the cluster.');
 }
 
-export async function startLocalClickhouseCluster(options: { shards?: number; name?: string } = {}): Promise<LocalClickhouseCluster> {
-  const shards = options.shards ?? 2;
-  const name = options.name ?? 'test_pair';
-  const user = 'platform';
-  const password = `pw-${Math.random().toString(36).slice(2)}`;
+/**
+ * `profile`: settings of the platform user's profile beyond a stock one (none by default: the platform must work with
+ * what a newcomer's cluster has).
+ */
+export async function startLocalClickhouseCluster(options: { shards?: number; name?: string; profile?: Record<string, string | number>; documented?: boolean } = {}): Promise<LocalClickhouseCluster> {
+  // `documented`: the nodes run the files of docs/qryn.md's worked example (tests/fixtures/clickhouse-two-nodes), with
+  // only the example's addresses, ports and network replaced by this machine's.
+  const documented = options.documented ?? false;
+  const shards = documented ? 2 : (options.shards ?? 2);
+  const name = documented ? 'qryn_pair' : (options.name ?? 'test_pair');
+  const user = documented ? 'qryn' : 'platform';
+  const password = documented ? 'change-me' : `pw-${Math.random().toString(36).slice(2)}`;
   const hosts = Array.from({ length: shards }, (_, i) => `127.0.0.${i + 2}`);
   const [httpPort, tcpPort] = await portsFreeOn(hosts);
   const root = await mkdtemp(path.join(tmpdir(), 'ch-cluster-'));
@@ -64,8 +75,8 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
     .join('');
   const users = `<?xml version="1.0"?>
 <yandex>
-  <profiles><default><allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type></default></profiles>
-  <users><${user}><password_sha256_hex>${createHash('sha256').update(password).digest('hex')}</password_sha256_hex><networks><ip>127.0.0.0/8</ip></networks><profile>default</profile><quota>default</quota></${user}></users>
+  <profiles><default>${Object.entries(options.profile ?? {}).map(([key, value]) => `<${key}>${value}</${key}>`).join('')}</default></profiles>
+  ${documented ? '' : `<users><${user}><password_sha256_hex>${createHash('sha256').update(password).digest('hex')}</password_sha256_hex><networks><ip>127.0.0.0/8</ip></networks><profile>default</profile><quota>default</quota></${user}></users>`}
   <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>
 </yandex>
 `;
@@ -86,7 +97,7 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
         const config = `<?xml version="1.0"?>
 <yandex>
   <logger><level>warning</level><log>${dir}/log/server.log</log><errorlog>${dir}/log/server.err.log</errorlog><size>10M</size><count>1</count></logger>
-  <listen_host>${host}</listen_host>
+  ${documented ? '' : `<listen_host>${host}</listen_host>`}
   <http_port>${httpPort}</http_port>
   <tcp_port>${tcpPort}</tcp_port>
   <keep_alive_timeout>3</keep_alive_timeout>
@@ -100,11 +111,12 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <mlock_executable>false</mlock_executable>
-  <remote_servers><${name}>${remoteServers}</${name}></remote_servers>
+  ${documented ? '' : `<remote_servers><${name}>${remoteServers}</${name}></remote_servers>`}
 </yandex>
 `;
         await writeFile(path.join(dir, 'config.xml'), config);
         await writeFile(path.join(dir, 'users.xml'), users);
+        if (documented) await writeDocumentedFiles(dir, host, hosts, tcpPort);
         await supervisor.start({
           name: `test cluster node ${i + 1}`,
           dir,
@@ -127,17 +139,44 @@ export async function startLocalClickhouseCluster(options: { shards?: number; na
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+  const paused = new Set<number>();
   return {
     name,
     user,
     password,
     nodes,
     url: nodes[0].url,
+    pause(node) {
+      process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGSTOP');
+      paused.add(node);
+    },
+    resume(node) {
+      process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGCONT');
+      paused.delete(node);
+    },
     async close() {
+      // A stopped process would not stop on TERM.
+      for (const node of paused) process.kill(supervisor.pid(path.join(root, `node-${node + 1}`))!, 'SIGCONT');
       await supervisor.close();
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+const FIXTURE = path.resolve(__dirname, '../fixtures/clickhouse-two-nodes');
+
+/** docs/qryn.md's example files for one node, on the loopback addresses and ports of this cluster. */
+async function writeDocumentedFiles(dir: string, host: string, hosts: string[], tcpPort: number): Promise<void> {
+  const config = (await readFile(path.join(FIXTURE, 'config.d/qryn-cluster.xml'), 'utf8'))
+    .replace('<listen_host>0.0.0.0</listen_host>', `<listen_host>${host}</listen_host>`)
+    .replace('<host>10.0.0.11</host>', `<host>${hosts[0]}</host>`)
+    .replace('<host>10.0.0.12</host>', `<host>${hosts[1]}</host>`)
+    .replaceAll('<port>9000</port>', `<port>${tcpPort}</port>`);
+  const users = (await readFile(path.join(FIXTURE, 'users.d/qryn.xml'), 'utf8')).replace('<ip>10.0.0.0/24</ip>', '<ip>127.0.0.0/8</ip>');
+  for (const [folder, file, text] of [['config.d', 'qryn-cluster.xml', config], ['users.d', 'qryn.xml', users]]) {
+    await mkdir(path.join(dir, folder), { recursive: true });
+    await writeFile(path.join(dir, folder, file), text);
+  }
 }
 
 /** A statement on one node, answered as text (tests look at each shard's local tables). */
@@ -150,4 +189,16 @@ export async function queryNode(cluster: LocalClickhouseCluster, node: number, s
   const text = await response.text();
   if (!response.ok) throw new Error(text);
   return text.trim();
+}
+
+/** A cluster for a whole test file: started before its tests, stopped after them; the getter reads it in a test. */
+export function clusterForFile(options: Parameters<typeof startLocalClickhouseCluster>[0] = {}): () => LocalClickhouseCluster {
+  let cluster: LocalClickhouseCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startLocalClickhouseCluster(options);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+  return () => cluster!;
 }

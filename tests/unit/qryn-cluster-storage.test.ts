@@ -25,8 +25,10 @@ describe('QRYN_CLICKHOUSE_* settings', () => {
         QRYN_CLICKHOUSE_CLUSTER: 'logs',
         QRYN_CLICKHOUSE_REPLICATED: 'true',
       }),
-    ).toEqual({ url: 'https://ch.example.com:8443', user: 'writer', password: 's3cret', databasePrefix: 'prod_qryn', cluster: 'logs', replicated: true, nodeUrls: undefined });
+    ).toEqual({ url: 'https://ch.example.com:8443', user: 'writer', password: 's3cret', databasePrefix: 'prod_qryn', cluster: 'logs', replicated: true, nodeUrls: undefined, readTimeoutMs: 20_000, insertTimeoutMs: 10_000 });
     expect(qrynClickhouseFrom({ QRYN_CLICKHOUSE_URL: 'http://127.0.0.1:8123' })).toMatchObject({ user: 'default', password: '', databasePrefix: 'qryn', replicated: false });
+    expect(qrynClickhouseFrom({ QRYN_CLICKHOUSE_URL: 'http://ch:8123', QRYN_CLICKHOUSE_READ_TIMEOUT_S: '7', QRYN_CLICKHOUSE_INSERT_TIMEOUT_S: '3' })).toMatchObject({ readTimeoutMs: 7_000, insertTimeoutMs: 3_000 });
+    expect(() => qrynClickhouseFrom({ QRYN_CLICKHOUSE_URL: 'http://ch:8123', QRYN_CLICKHOUSE_INSERT_TIMEOUT_S: '0' })).toThrow(/QRYN_CLICKHOUSE_INSERT_TIMEOUT_S must be a whole number of 1 or more/);
   });
 
   it('stop the start with the setting named when they do not fit', () => {
@@ -73,11 +75,11 @@ describe('the schema on a cluster', () => {
 
 describe('endpoint URLs with settings', () => {
   it('carry the cluster settings in the query string to every statement', () => {
-    const storage = connectExternalStorage({ url: 'http://ch:8123/?max_threads=2', user: 'u', password: 'p', databasePrefix: 'qryn', cluster: 'pair', replicated: false }, () => undefined);
+    const storage = connectExternalStorage({ url: 'http://ch:8123/?max_threads=2', user: 'u', password: 'p', databasePrefix: 'qryn', cluster: 'pair', replicated: false, readTimeoutMs: 20_000, insertTimeoutMs: 10_000 }, () => undefined);
     expect(splitEndpointUrl(storage.url)).toEqual({ base: 'http://ch:8123', settings: 'max_threads=2&insert_distributed_sync=1&distributed_product_mode=local' });
     expect(storage.cluster?.name).toBe('pair');
     expect(storage.pid).toBeUndefined();
-    const single = connectExternalStorage({ url: 'http://ch:8123', user: 'u', password: 'p', databasePrefix: 'qryn', replicated: false }, () => undefined);
+    const single = connectExternalStorage({ url: 'http://ch:8123', user: 'u', password: 'p', databasePrefix: 'qryn', replicated: false, readTimeoutMs: 20_000, insertTimeoutMs: 10_000 }, () => undefined);
     expect(single.url).toBe('http://ch:8123');
     expect(single.cluster).toBeUndefined();
   });

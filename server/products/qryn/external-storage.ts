@@ -37,12 +37,15 @@ function withSettings(url: string, settings: string): string {
   return query ? `${base}/?${query}` : base;
 }
 
+/** Within the status page's 2 s for a check, so a stalled node reads as down rather than as a check that timed out. */
+const PING_TIMEOUT_MS = 1_500;
+
 async function ping(endpoint: StorageEndpoint): Promise<boolean> {
   const { base } = splitEndpointUrl(endpoint.url);
   try {
     const response = await fetch(`${base}/?query=SELECT%201`, {
       headers: { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password },
-      signal: AbortSignal.timeout(2_000),
+      signal: AbortSignal.timeout(PING_TIMEOUT_MS),
     });
     return response.ok && (await response.text()).trim() === '1';
   } catch {
@@ -56,7 +59,7 @@ async function ping(endpoint: StorageEndpoint): Promise<boolean> {
  */
 export async function discoverNodes(entry: StorageEndpoint, cluster: string, nodeUrls?: readonly string[]): Promise<StorageEndpoint[]> {
   const { settings } = splitEndpointUrl(entry.url);
-  const node = (url: string): StorageEndpoint => ({ url: settings ? withSettings(url, settings) : splitEndpointUrl(url).base, user: entry.user, password: entry.password });
+  const node = (url: string): StorageEndpoint => ({ url: settings ? withSettings(url, settings) : splitEndpointUrl(url).base, user: entry.user, password: entry.password, timeouts: entry.timeouts });
   if (nodeUrls && nodeUrls.length > 0) return nodeUrls.map(node);
   const { base } = splitEndpointUrl(entry.url);
   const sql = `SELECT host_name FROM system.clusters WHERE cluster = '${cluster.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}' ORDER BY shard_num, replica_num FORMAT JSONEachRow`;
@@ -84,8 +87,9 @@ export async function discoverNodes(entry: StorageEndpoint, cluster: string, nod
  */
 export function connectExternalStorage(settings: QrynClickhouseSettings, log: (message: string) => void): SharedStorage {
   const url = settings.cluster ? withSettings(settings.url, CLUSTER_SETTINGS) : settings.url;
-  const entry: StorageEndpoint = { url, user: settings.user, password: settings.password };
+  const entry: StorageEndpoint = { url, user: settings.user, password: settings.password, timeouts: { readMs: settings.readTimeoutMs, insertMs: settings.insertTimeoutMs } };
   let nodes: Promise<StorageEndpoint[]> | undefined;
+  let pinging: Promise<boolean> | undefined;
   const cluster: ClusterLayout | undefined = settings.cluster
     ? {
         name: settings.cluster,
@@ -110,7 +114,17 @@ export function connectExternalStorage(settings: QrynClickhouseSettings, log: (m
     ...entry,
     cluster,
     pid: undefined,
-    ping: () => ping(entry),
+    ping() {
+      // Every node of a cluster: a read or an insert needs every shard, so one stalled or down node is an outage of
+      // the storage although the entry node answers. Concurrent probes share one round.
+      pinging ??= (async () => {
+        const targets = cluster ? await cluster.nodes() : [entry];
+        return (await Promise.all(targets.map(ping))).every(Boolean);
+      })()
+        .catch(() => false)
+        .finally(() => (pinging = undefined));
+      return pinging;
+    },
     close: async () => undefined,
   };
 }

@@ -9,6 +9,7 @@ import { decodeOtlp, decodeOtlpProto, decodeZipkin } from './ingest/traces';
 import type { Writer } from './ingest/writer';
 import { findInstance, findInstanceByCredentials, findToken, hashSecret, type QrynInstanceRow } from './qryn-repository';
 import { StorageError, type StorageClient } from './storage-client';
+import { STORAGE_RETRY_AFTER_S } from './storage-availability';
 import {
   contentType, empty, HttpError, parseJsonBody as json, preloadForm, readBody as readRaw, sendError, sendJson, text, unsnappy,
   type Access, type ReadApi, type ReadRequest, type Scope,
@@ -44,6 +45,8 @@ export interface GatewayDeps {
   writer: Writer;
   /** The storage client of an instance (resolved from its cloud resource). */
   storage(instance: QrynInstanceRow): Promise<StorageClient>;
+  /** Whether the shared storage answers on every node (the readiness probe `/ready`); absent: always ready. */
+  storageReady?: () => Promise<boolean>;
   nowMs(): number;
   log(message: string): void;
   /** The gateway's limits (gateway-limits.ts); from the environment when not given. */
@@ -259,7 +262,13 @@ export function createGateway(deps: GatewayDeps) {
 
   async function route(req: IncomingMessage, res: ServerResponse, instanceId: string | undefined, path: string, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    if (path === '/ready' && method === 'GET') return text(res, 200, 'ready');
+    if (path === '/ready' && method === 'GET') {
+      // Ready means a push and a read would be served now: the storage answers on every node.
+      if (deps.storageReady && !(await deps.storageReady())) {
+        return sendError(res, 503, 'The storage is not available at the moment (a storage node does not answer). Try again later.', { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
+      }
+      return text(res, 200, 'ready');
+    }
     const access = await authenticate(req, instanceId);
     const isPush = method === 'POST' && PUSH_PATHS.some((p) => p.test(path));
     require(access, isPush ? 'write' : 'read');
@@ -329,7 +338,7 @@ export function createGateway(deps: GatewayDeps) {
           // A bad regular expression that passed our check but not RE2's is the query's fault.
           if (error.code === 427) return sendError(res, 400, 'The regular expression is not valid.');
           deps.log(`[qryn] storage error on ${req.method} ${url.pathname}: ${error.message}`);
-          return sendError(res, 503, 'The storage is not available at the moment. Try again later.');
+          return sendError(res, 503, 'The storage is not available at the moment. Try again later.', { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
         }
         deps.log(`[qryn] unexpected error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
         return sendError(res, 500, 'Something went wrong on our side. Please try again later.');

@@ -14,6 +14,7 @@ import { registerQrynRoutes } from './qryn-routes';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
+import { storageUnavailable } from './storage-availability';
 import { scheduleRecurringJob } from '../../jobs/recurring-job';
 import { scrapeInstrumented } from './instrumentation';
 import { closeLogqlWorkers } from './loki-api';
@@ -21,6 +22,7 @@ import { closePromqlWorkers } from './prometheus-api';
 import { createStorageResolver, sharedRegion, sharedResourceId, DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions, type ProjectClusterSource, type StorageResolver } from './storage-resolver';
 import { startStorageServer, type SharedStorage } from './storage-server';
 import { connectExternalStorage } from './external-storage';
+import { checkExternalStorage } from './external-storage-check';
 import { localInstanceEvents } from '../../coordination/instance-events';
 import { clickhouseProjectClusters } from '../clickhouse/project-cluster-source';
 
@@ -91,7 +93,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     return client;
   }
 
-  const gateway = createGateway({ db: platform.db, writer, storage: storageOf, nowMs, log: platform.log });
+  const gateway = createGateway({ db: platform.db, writer, storage: storageOf, storageReady: async () => (server ? server.ping() : false), nowMs, log: platform.log });
   // Another platform instance changed an instance's credentials, switches or limit (or notifications were missed:
   // `undefined`, then everything is forgotten).
   events.subscribe(INVALIDATE_EVENT, (message) => {
@@ -158,10 +160,11 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     } catch (error) {
       const message = error instanceof Error ? error.message.slice(0, 200) : String(error);
       // Unreachable (down, refusing connections, overloaded): nothing was recorded, so trying again later is safe.
-      if (!(error instanceof StorageError) || error.status >= 500) {
+      // Anything else is the storage's answer, which trying again does not change: its reason goes to the operator.
+      if (storageUnavailable(error)) {
         throw new ApiError(503, 'Storage unavailable', `The storage did not answer; nothing was enabled. Try again in a moment. (${message})`);
       }
-      throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables: ${message}`] });
+      throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables (docs/qryn.md, "Storage on an existing ClickHouse server or cluster"): ${message}`] });
     }
   }
 
@@ -250,6 +253,8 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
     },
 
     async start() {
+      // An existing ClickHouse that lacks what qryn needs (cluster, nodes, rights) stops the start with what to do.
+      if (platform.config.qrynClickhouse) await checkExternalStorage(platform.config.qrynClickhouse);
       // A storage server that cannot start does not stop the platform: system status shows Storage down, enable and
       // the gateway answer that the storage is unavailable.
       try {
@@ -266,7 +271,9 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
         // Through the platform's own listener, as a client would reach it.
         const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
         const response = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${platform.config.port}${gateway.prefix}/0/ready`, { signal: AbortSignal.timeout(2_000) });
-        return response.ok;
+        await response.body?.cancel();
+        // 503 is the gateway answering that the storage is not (Storage is down then): the gateway itself runs.
+        return response.ok || response.status === 503;
       });
       platform.jobs.register(DROP_JOB, async ({ job }) => {
         const payload = job.payload as { instanceId: string; projectId: number; clusterId: string; database: string };

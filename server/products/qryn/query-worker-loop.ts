@@ -37,11 +37,12 @@ export function workerStorageClient(endpoint: StorageEndpoint): StorageClient {
 }
 
 /**
- * What of an endpoint crosses to a query worker: its address and credentials (the shared server's endpoint object
- * carries methods) and, for a cluster, its nodes' URLs, so that a read the worker stops is killed on every node.
+ * What of an endpoint crosses to a query worker: its address, credentials and statement timeouts (the shared server's
+ * endpoint object carries methods) and, for a cluster, its nodes' URLs, so that a read the worker stops is killed on
+ * every node.
  */
 export async function workerEndpoint(endpoint: StorageEndpoint): Promise<StorageEndpoint> {
-  const { url, user, password } = endpoint;
+  const { url, user, password, timeouts } = endpoint;
   const nodeUrls = endpoint.nodeUrls ?? (endpoint.cluster ? await endpoint.cluster.nodes().then((nodes) => nodes.map((node) => node.url), () => undefined) : undefined);
-  return nodeUrls ? { url, user, password, nodeUrls } : { url, user, password };
+  return { url, user, password, ...(timeouts ? { timeouts } : {}), ...(nodeUrls ? { nodeUrls } : {}) };
 }

@@ -114,14 +114,21 @@ export function instanceDdl(database: string, layout: SchemaLayout = {}): string
 async function runDdl(client: StorageClient, statements: string[]): Promise<void> {
   const cluster = client.endpoint.cluster;
   if (!cluster || cluster.replicated) {
-    for (const statement of statements) await client.command(statement);
+    for (const statement of statements) await client.command(statement, DDL_OPTIONS);
     return;
   }
   for (const node of await cluster.nodes()) {
-    const nodeClient = storageClient(node);
-    for (const statement of statements) await nodeClient.command(statement);
+    const nodeClient = storageClient({ ...node, timeouts: client.endpoint.timeouts });
+    for (const statement of statements) await nodeClient.command(statement, DDL_OPTIONS);
   }
 }
+
+/**
+ * ClickHouse 18.16 makes a LowCardinality column only with allow_experimental_low_cardinality_type=1; sent with each
+ * DDL statement, a stock users profile suffices (the setting is not needed to write or read the columns). DDL waits
+ * its own time: a CREATE on a loaded server takes longer than a read should.
+ */
+const DDL_OPTIONS = { settings: { allow_experimental_low_cardinality_type: 1 }, timeoutMs: 30_000 };
 
 /** Creates a table that instances made before it was added lack (idempotent). */
 export async function ensureInstanceTable(client: StorageClient, database: string, table: 'metric_metadata'): Promise<void> {
@@ -129,8 +136,21 @@ export async function ensureInstanceTable(client: StorageClient, database: strin
   await runDdl(client, tableDdl(identifier(database), definition, layoutOf(client)));
 }
 
+/**
+ * Creates an instance's database and tables; when a statement fails (refused, or a node unreachable), what was made
+ * is dropped again on every node that answers, so a failed enable leaves no empty database behind.
+ */
 export async function createInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  await runDdl(client, instanceDdl(database, layoutOf(client)));
+  // A statement sent to a hung node runs when the node resumes, after the cleanup below gave up on it: so every node
+  // must answer before anything is sent, and a hung one fails the create with nothing made.
+  const cluster = client.endpoint.cluster;
+  if (cluster && !cluster.replicated) await Promise.all((await cluster.nodes()).map((node) => storageClient(node).query('SELECT 1', { timeoutMs: 2_000 })));
+  try {
+    await runDdl(client, instanceDdl(database, layoutOf(client)));
+  } catch (error) {
+    await dropEverywhere(client, database);
+    throw error;
+  }
   upgraded.set(upgradeKey(client, database), Promise.resolve());
 }
 
@@ -176,6 +196,14 @@ export function upgradeInstanceSchema(client: StorageClient, database: string): 
     upgraded.set(key, pending);
   }
   return pending;
+}
+
+/** Drops a database on every node that answers (the cleanup of a failed create: one node down must not stop it). */
+async function dropEverywhere(client: StorageClient, database: string): Promise<void> {
+  const cluster = client.endpoint.cluster;
+  const statement = `DROP DATABASE IF EXISTS ${identifier(database)}${cluster?.replicated ? ` ON CLUSTER ${quoteName(cluster.name)}` : ''}`;
+  const nodes = cluster && !cluster.replicated ? await cluster.nodes().catch(() => [client.endpoint]) : [client.endpoint];
+  await Promise.all(nodes.map((node) => storageClient(node).command(statement, { timeoutMs: 10_000 }).catch(() => undefined)));
 }
 
 export async function dropInstanceSchema(client: StorageClient, database: string): Promise<void> {

@@ -25,7 +25,7 @@ export interface StorageClient {
    */
   query<T = Record<string, unknown>>(sql: string, options?: StreamOptions): Promise<T[]>;
   /** DDL and other statements without a result. */
-  command(sql: string): Promise<void>;
+  command(sql: string, options?: StatementOptions): Promise<void>;
   /** Inserts rows (values in column order) as TabSeparated. */
   insert(table: string, columns: readonly string[], rows: readonly (readonly TsvValue[])[]): Promise<void>;
   /**
@@ -44,20 +44,33 @@ export interface StorageClient {
   streamRowBinary(sql: string, options?: StreamOptions): AsyncGenerator<Uint8Array>;
 }
 
+/** What one statement carries beyond the endpoint's own settings (a read's also take StreamOptions). */
+export interface StatementOptions {
+  /** ClickHouse settings for this statement only (e.g. what a DDL statement needs that a stock profile forbids). */
+  settings?: Record<string, string | number>;
+  /** How long to wait for the answer, in ms (default: the endpoint's read timeout). */
+  timeoutMs?: number;
+}
+
 export type TsvValue = string | number | bigint | boolean | readonly string[];
 
 export function storageClient(endpoint: StorageEndpoint): StorageClient {
   const headers = { 'X-ClickHouse-User': endpoint.user, 'X-ClickHouse-Key': endpoint.password };
   const { base, settings } = splitEndpointUrl(endpoint.url);
-  async function request(sql: string, body?: string | Uint8Array, signal?: AbortSignal): Promise<Response> {
-    const url = body === undefined ? `${base}/${settings ? `?${settings}` : ''}` : `${base}/?${settings ? `${settings}&` : ''}query=${encodeURIComponent(sql)}`;
-    const timeout = AbortSignal.timeout(60_000);
+  async function request(sql: string, body?: string | Uint8Array, signal?: AbortSignal, options: StatementOptions = {}): Promise<Response> {
+    const own = new URLSearchParams(settings);
+    for (const [key, value] of Object.entries(options.settings ?? {})) own.set(key, String(value));
+    const query = own.toString();
+    const url = body === undefined ? `${base}/${query ? `?${query}` : ''}` : `${base}/?${query ? `${query}&` : ''}query=${encodeURIComponent(sql)}`;
+    const timeoutMs = options.timeoutMs ?? (body === undefined ? endpoint.timeouts?.readMs : endpoint.timeouts?.insertMs) ?? 60_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response | undefined;
     for (let attempt = 0; !response; attempt++) {
       try {
         response = await fetch(url, { method: 'POST', headers, body: (body ?? sql) as BodyInit, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
+        if (timeout.aborted) throw new StorageError(`The storage server at ${base} did not answer within ${Math.round(timeoutMs / 1000)} s.`, 503, undefined);
         // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before
         // the server read it ("other side closed"), so it is sent again (a few times: several idle connections may have been closed).
         const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
@@ -72,8 +85,8 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
     }
     return response;
   }
-  const send = async (sql: string, body?: string | Uint8Array) => (await request(sql, body)).text();
-  const insertPost = postRaw(base, settings, headers);
+  const send = async (sql: string, body?: string | Uint8Array, options?: StatementOptions) => (await request(sql, body, undefined, options)).text();
+  const insertPost = postRaw(base, settings, headers, endpoint.timeouts?.insertMs ?? 60_000);
   return {
     endpoint,
     async query<T>(sql: string, options?: StreamOptions) {
@@ -81,8 +94,8 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
       for await (const batch of streamJsonRows<T>({ endpoint, headers }, `${sql} FORMAT JSONEachRow`, options)) for (const row of batch) rows.push(row);
       return rows;
     },
-    async command(sql) {
-      await send(sql);
+    async command(sql, options) {
+      await send(sql, undefined, options);
     },
     async insert(table, columns, rows) {
       if (rows.length === 0) return;
@@ -109,7 +122,7 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
  * benchmark's profile, and part of the ~3 ms a push spent beyond a direct insert at one connection). These inserts
  * need none of that: no caller aborts them, and the answer is read only for its error text.
  */
-function postRaw(base: string, settings: string, headers: Record<string, string>) {
+function postRaw(base: string, settings: string, headers: Record<string, string>, timeoutMs: number) {
   const secure = base.startsWith('https:');
   // Without a cap a burst of pushes would open one socket each; the group commit keeps at most one insert per table
   // on its way, so a few sockets suffice and stay warm.
@@ -118,7 +131,7 @@ function postRaw(base: string, settings: string, headers: Record<string, string>
   const prefix = `${base}/?${settings ? `${settings}&` : ''}query=`;
   const once = (url: string, body: Uint8Array) =>
     new Promise<void>((resolve, reject) => {
-      const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length }, timeout: 60_000 }, (res) => {
+      const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length }, timeout: timeoutMs }, (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
           res.resume();
@@ -135,7 +148,7 @@ function postRaw(base: string, settings: string, headers: Record<string, string>
           reject(new StorageError(text.trim().slice(0, 500), status, code ? Number(code[1]) : undefined));
         });
       });
-      req.once('timeout', () => req.destroy(Object.assign(new Error('The storage server did not answer within 60 s.'), { code: 'ETIMEDOUT' })));
+      req.once('timeout', () => req.destroy(Object.assign(new Error(`The storage server did not answer within ${Math.round(timeoutMs / 1000)} s.`), { code: 'ETIMEDOUT' })));
       req.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
       req.end(body);
     });

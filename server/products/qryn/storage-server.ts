@@ -27,6 +27,8 @@ export interface StorageEndpoint {
    * A read stopped early is killed on each (storage-stream.ts).
    */
   nodeUrls?: string[];
+  /** How long a statement may take before it is given up as unavailable (QRYN_CLICKHOUSE_*_TIMEOUT_S); default 60 s. */
+  timeouts?: { readMs: number; insertMs: number };
 }
 
 /** qryn's shared storage: the embedded server (StorageServer) or an existing ClickHouse (external-storage.ts). */

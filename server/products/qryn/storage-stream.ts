@@ -12,6 +12,10 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** ClickHouse settings for this read, as URL parameters (read-settings.ts). */
   params?: string;
+  /** More ClickHouse settings for this statement only (e.g. what a DDL statement needs that a stock profile forbids). */
+  settings?: Record<string, string | number>;
+  /** How long the storage may take before the read is given up as unavailable (default: the endpoint's read timeout). */
+  timeoutMs?: number;
   /** The query's id; a fresh one when absent. */
   queryId?: string;
 }
@@ -28,12 +32,21 @@ const UNSIGNALLED_TIMEOUT_MS = 60_000;
 export async function* streamQuery(target: StreamTarget, sql: string, options: StreamOptions = {}): AsyncGenerator<Uint8Array> {
   const { base, settings } = splitEndpointUrl(target.endpoint.url);
   const queryId = options.queryId ?? `qryn-${randomUUID()}`;
-  const query = [settings, `query_id=${encodeURIComponent(queryId)}`, options.params].filter(Boolean).join('&');
+  const extra = Object.entries(options.settings ?? {}).map(([key, value]) => `${key}=${encodeURIComponent(String(value))}`);
+  const query = [settings, `query_id=${encodeURIComponent(queryId)}`, options.params, ...extra].filter(Boolean).join('&');
   const controller = new AbortController();
-  // A caller without a signal of its own gets the client's usual bound (a caller with one has its own deadline).
-  const signal = options.signal ?? ownTimeout();
+  // The storage's own bound: the statement's, else the endpoint's read timeout (an existing ClickHouse: a stalled node
+  // must not hold a client for a minute), else for a caller without a deadline of its own the client's usual bound.
+  const boundMs = options.timeoutMs ?? target.endpoint.timeouts?.readMs ?? (options.signal ? undefined : UNSIGNALLED_TIMEOUT_MS);
+  const bound = boundMs === undefined ? undefined : AbortSignal.timeout(boundMs);
+  const signal = bound && options.signal ? AbortSignal.any([options.signal, bound]) : (options.signal ?? bound!);
+  const abortReason = (): unknown =>
+    // The bound is the storage not answering in time, not a caller's cancellation.
+    bound?.aborted && !options.signal?.aborted
+      ? new StorageError(`The storage server at ${base} did not answer within ${Math.round(boundMs! / 1000)} s.`, 503, undefined)
+      : (signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
   const onAbort = () => controller.abort(signal.reason);
-  if (signal.aborted) throw abortReason(signal);
+  if (signal.aborted) throw abortReason();
   signal.addEventListener('abort', onAbort, { once: true });
   let finished = false;
   let sent = false;
@@ -44,7 +57,7 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
         sent = true;
         response = await fetch(`${base}/?${query}`, { method: 'POST', headers: target.headers, body: sql, signal: controller.signal });
       } catch (error) {
-        if (signal.aborted) throw abortReason(signal);
+        if (signal.aborted) throw abortReason();
         const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
         // ClickHouse closes an idle keep-alive connection after 3 s; a request sent on it just then fails before the
         // server read it, so it is sent again (as storage-client.ts does).
@@ -64,7 +77,7 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
         try {
           chunk = await reader.read();
         } catch (error) {
-          if (signal.aborted) throw abortReason(signal);
+          if (signal.aborted) throw abortReason();
           throw new StorageError(`The storage server's answer broke off: ${error instanceof Error ? error.message : String(error)}`, 503, undefined);
         }
         if (chunk.done) {
@@ -72,7 +85,7 @@ export async function* streamQuery(target: StreamTarget, sql: string, options: S
           return;
         }
         yield chunk.value;
-        if (signal.aborted) throw abortReason(signal);
+        if (signal.aborted) throw abortReason();
       }
     } finally {
       if (!finished) await reader.cancel().catch(() => undefined);
@@ -133,19 +146,6 @@ export function storageErrorOf(text: string, status: number): StorageError {
   return new StorageError(text.trim().slice(0, 500), status, code ? Number(code[1]) : undefined);
 }
 
-function abortReason(signal: AbortSignal): unknown {
-  // The client's own bound is the storage not answering in time, not a caller's cancellation.
-  if (ownTimeouts.has(signal)) return new StorageError(`The storage server did not answer within ${UNSIGNALLED_TIMEOUT_MS / 1000} s.`, 503, undefined);
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
-}
-
-const ownTimeouts = new WeakSet<AbortSignal>();
-
-function ownTimeout(): AbortSignal {
-  const signal = AbortSignal.timeout(UNSIGNALLED_TIMEOUT_MS);
-  ownTimeouts.add(signal);
-  return signal;
-}
 
 /**
  * Stops the query on every server it may run on. A KILL that arrives before the server registered the query finds
