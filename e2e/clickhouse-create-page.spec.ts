@@ -3,9 +3,9 @@
 // after a refused submit, the subscription under Settings rather than beside the form, no horizontal overflow on a
 // phone, and no serious axe violation in either theme. UPDATE_SCREENSHOTS=1 writes the page at 1440 and 390 px wide
 // to docs/images/ (docs/clickhouse.md shows them).
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { enterAcme, freshAcmeProject } from './acme-session';
+import { axeFindings, setTheme } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 const field = (scope: Locator, label: string) => scope.getByLabel(new RegExp(`^${label}\\s*\\*?$`));
@@ -18,27 +18,6 @@ async function openCreatePage(page: Page): Promise<{ slug: string }> {
   await page.goto(`/${project.slug}/stack/clickhouse/create`);
   await expect(page.getByRole('form', { name: 'Managed cluster' })).toBeVisible({ timeout: 20_000 });
   return project;
-}
-
-/** What the console's theme switch does: the class and color-scheme of <html>. */
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  await page.evaluate((value) => {
-    document.documentElement.classList.toggle('dark', value === 'dark');
-    document.documentElement.classList.toggle('light', value === 'light');
-    document.documentElement.style.colorScheme = value;
-  }, theme);
-  await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`));
-}
-
-/** Serious or critical axe findings in each theme. */
-async function axeFindings(page: Page): Promise<string[]> {
-  const found: string[] = [];
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-  return found;
 }
 
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -87,11 +66,18 @@ test.describe('the ClickHouse create page', () => {
     await expect(form.getByText('The region is required.', { exact: true })).toBeVisible();
     await expect(page).toHaveURL(/\/create$/);
 
+    // The External tab does the same.
+    await page.getByRole('tab', { name: 'External' }).click();
+    const external = page.getByRole('form', { name: 'External cluster' });
+    await external.getByRole('button', { name: 'Connect cluster' }).click();
+    await expect(field(external, 'Name')).toBeFocused();
+
     // The subscription is not cancelled from a create form: it lives under the area's Settings.
     await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
     await page.getByRole('navigation', { name: 'Clusters' }).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(new RegExp(`/${project.slug}/stack/clickhouse/settings$`));
     await expect(page.getByRole('region', { name: 'Subscription' }).getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
   });
 
   test('fits a phone and a desktop without horizontal scrolling and has no serious axe violation in either theme', async ({ page }) => {

@@ -1,7 +1,7 @@
 // /{projectSlug}/stack/clickhouse/create (spec 001 §2, §5, §9): the Managed tab (managed-cluster-form.tsx: sections
 // beside a live cost summary) and the External tab, a cluster the platform connects to.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { CreateExternalClusterBody } from '../../../contract/clickhouse';
@@ -49,7 +49,17 @@ export function CreateClusterView() {
 
 function ExternalForm({ projectId }: { projectId: number }) {
   const [form, setForm] = useState({ is_external: true as const, name: '', host: '', http_port: 8123, tcp_port: 9000, secure: false, username: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrorsState] = useState<FieldErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  // A refused submit (the client's rules or the server's) puts focus on the first invalid field.
+  const setErrors = (next: FieldErrors) => {
+    setErrorsState(next);
+    if (Object.keys(next).length > 0) setRefusals((n) => n + 1);
+  };
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const { send, failure, submitting } = useCreateCluster(projectId, setErrors);
   const update = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
   const submit = async (event: FormEvent) => {
@@ -61,7 +71,7 @@ function ExternalForm({ projectId }: { projectId: number }) {
   };
   const err = (k: string) => errors[k]?.join(' ');
   return (
-    <form onSubmit={submit} noValidate aria-label="External cluster" className={panel}>
+    <form ref={formRef} onSubmit={submit} noValidate aria-label="External cluster" className={panel}>
       <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>A ClickHouse server you run yourself; the platform connects to it with these credentials.</p>
       <Field label="Name" errorText={err('name')} required>
         <Input value={form.name} onChange={(e) => update({ name: e.target.value })} />
