@@ -4,6 +4,7 @@
 // lines labelled app=checkout (its stats and a Loki read say so). A wrong secret ends in 'Loggen failed'.
 import type { Page } from '@playwright/test';
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
+import { axeFindings } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 async function openAcmeProduction(page: Page) {
@@ -72,6 +73,7 @@ test.describe('Loggen as the owner', () => {
     await expect.poll(covered, { timeout: 3_000 }).toBe(0);
     await expect(form.getByText('Loggen is done')).toBeVisible({ timeout: 30_000 });
     await expect(form.getByText('250 log lines were accepted by the qryn instance.')).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
 
     // The instance counted them, and a Loki read with a read token returns logfmt lines labelled app=checkout.
     expect((await logsRows()) - before).toBe(250);

@@ -80,9 +80,10 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
         '&[data-placement=top]': { bottom: 'auto', top: '72px' },
       })}
     >
-      <ol aria-live="polite" className={css({ display: 'flex', flexDirection: 'column', gap: '2', listStyle: 'none' })}>
+      {/* Each toast is a status (an error an alert) of its own: list items may not carry those roles. */}
+      <div aria-live="polite" className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
         {toasts.map((item) => (
-          <li
+          <div
             key={item.id}
             role={item.type === 'error' ? 'alert' : 'status'}
             data-state={item.visible ? 'open' : 'closed'}
@@ -103,9 +104,9 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
             <button type="button" onClick={() => store.dismiss(item.id)} aria-label="Dismiss notification" className={cx(styles.closeTrigger, css({ position: 'absolute', top: '2', right: '2', w: '7', h: '7', borderRadius: 'l2', cursor: 'pointer', color: 'fg.muted', _hover: { bg: 'gray.a3' } }))}>
               ✕
             </button>
-          </li>
+          </div>
         ))}
-      </ol>
+      </div>
     </section>
   );
 }
