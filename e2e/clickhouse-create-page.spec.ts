@@ -76,6 +76,7 @@ test.describe('the ClickHouse create page', () => {
     await expect(page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
     await page.getByRole('navigation', { name: 'Clusters' }).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(new RegExp(`/${project.slug}/stack/clickhouse/settings$`));
+    await expect(page).toHaveTitle('ClickHouse Settings');
     await expect(page.getByRole('region', { name: 'Subscription' }).getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
     expect(await axeFindings(page)).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../contract/qryn';
 import { recordAccessTokens } from './access-tokens';
+import { axeFindings } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 const run = promisify(execFile);
@@ -78,6 +79,7 @@ test.describe('qryn as the owner', () => {
     expect(url).toMatch(/\/qryn\/[a-f0-9]+$/);
     // Nothing stored yet: the first-data snippets are offered.
     await expect(page.getByRole('region', { name: 'Send your first data' })).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
 
     // Data Ingestion: the page's curl example, filled with the copied secret, run by a shell.
     await page.getByRole('navigation', { name: 'qryn' }).getByRole('link', { name: 'Data Ingestion' }).click();

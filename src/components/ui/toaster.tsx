@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { css, cx } from 'styled-system/css';
 import { toast as toastRecipe } from 'styled-system/recipes/toast';
 import { toastStore as defaultStore, type ToastStore, type ToastType } from '../../services/toast-store';
@@ -27,7 +27,7 @@ function coveredControls(region: DOMRect): number {
  * Bottom right by default; when the toasts there would cover a control of the page (Loggen's Stop button and its
  * progress sit at the bottom right of the form that raised the toast), they move to the top, whichever covers fewer.
  */
-function useToastPlacement(region: React.RefObject<HTMLElement | null>, shown: number): 'top' | 'bottom' {
+function useToastPlacement(region: RefObject<HTMLElement | null>, shown: number): 'top' | 'bottom' {
   const [placement, setPlacement] = useState<'top' | 'bottom'>('bottom');
   useLayoutEffect(() => {
     const element = region.current;
