@@ -27,11 +27,12 @@ import { qrynQueries, SECRET_PLACEHOLDER } from './qryn-queries';
 import { CodeBlock } from './code-block';
 import { SimpleTable } from './simple-table';
 
+// A labelled group per figure: a <dl> may not hold groups (axe), and the group is what names the figure.
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div role="group" aria-label={label} className={css({ display: 'flex', flexDirection: 'column', gap: '1', minW: '32' })}>
-      <dt className={css({ color: 'fg.muted', textStyle: 'sm' })}>{label}</dt>
-      <dd className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>{value}</dd>
+      <span className={css({ color: 'fg.muted', textStyle: 'sm' })}>{label}</span>
+      <span className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>{value}</span>
     </div>
   );
 }
@@ -97,12 +98,12 @@ function IngestionTotals({ metrics }: { metrics: QrynMetricsData }) {
   const statList = css({ display: 'flex', flexWrap: 'wrap', gap: '6' });
   if (metrics.bytesCount > 0) {
     return (
-      <dl className={statList}>
+      <div className={statList}>
         <Stat label="Ingested" value={formatBytes(metrics.bytesCount)} />
         <Stat label="Traces" value={formatNumber(metrics.tracesCount)} />
         <Stat label="Total unique fingerprints" value={formatNumber(metrics.fingerprints)} />
         <Stat label="Metrics & logs" value={formatNumber(metrics.metricsAndLogsCount)} />
-      </dl>
+      </div>
     );
   }
   const total = metrics.logsBytes + metrics.metricsBytes + metrics.tracesBytes;
@@ -113,12 +114,12 @@ function IngestionTotals({ metrics }: { metrics: QrynMetricsData }) {
   ];
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
-      <dl className={statList}>
+      <div className={statList}>
         <Stat label="Rotation Point" value={metrics.rotationPoint === null ? 'No data yet' : formatDate(metrics.rotationPoint * 1000)} />
         <Stat label="Storage Quota" value={metrics.sizeLimit ? formatBytes(metrics.sizeLimit) : 'Unlimited'} />
         <Stat label="Ingested Data" value={formatBytes(metrics.dataBytes)} />
         <Stat label="Fingerprints" value={formatNumber(metrics.fingerprints)} />
-      </dl>
+      </div>
       <SimpleTable
         label="Ingested data by type"
         columns={['Type', 'Count', 'Size', 'Percent']}
