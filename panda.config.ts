@@ -82,6 +82,8 @@ export default defineConfig({
     'html, body': { fontFamily: 'body', height: '100%' },
     body: { background: 'shell.canvas', WebkitFontSmoothing: 'antialiased' },
     '#root': { minHeight: '100%' },
+    // The preflight makes links look like text; a link the view did not style itself reads as a link.
+    'a[href]:not([class])': { color: 'accent.text', textDecoration: 'underline', textUnderlineOffset: '0.15em', _hover: { textDecorationThickness: '2px' } },
     '.sr-only': { position: 'absolute', width: '1px', height: '1px', padding: '0', margin: '-1px', overflow: 'hidden', clip: 'rect(0, 0, 0, 0)', whiteSpace: 'nowrap', borderWidth: '0' },
   },
 });

@@ -177,6 +177,9 @@ export const ZonesQuery = Schema.Struct({
   region_code: Schema.String.annotateKey({ messageMissingKey: ClusterMessage.regionRequired }),
 });
 
+/** A machine's monthly cost is its hourly price over this many hours (the price list's rule); a month's total over it is the hourly rate. */
+export const HOURS_PER_MONTH = 730;
+
 /** §9 Cost estimate per month including VAT: machine monthlyCost x shards x replicas, plus monthlyRatePrice x size in bytes per disk. */
 export function estimateMonthlyCost(input: {
   machine: Pick<Machine, 'monthly_cost'> | undefined;

@@ -4,6 +4,7 @@
 // lines labelled app=checkout (its stats and a Loki read say so). A wrong secret ends in 'Loggen failed'.
 import type { Page } from '@playwright/test';
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
+import { axeFindings } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 async function openAcmeProduction(page: Page) {
@@ -61,8 +62,18 @@ test.describe('Loggen as the owner', () => {
 
     await expect(form.getByRole('button', { name: /Running\.\.\. \d+%/ })).toBeVisible();
     await expect(page.getByText('Loggen is running')).toBeVisible();
+    // The toast never covers what raised it: Stop, the progress and the running button stay clear of it.
+    const covered = async () => {
+      const toast = await page.getByRole('region', { name: 'Notifications' }).getByRole('status').first().boundingBox();
+      const boxes = await Promise.all([form.getByRole('button', { name: 'Stop' }), form.getByRole('progressbar', { name: 'Loggen run' })].map((c) => c.boundingBox()));
+      // While the run is on: without Stop on screen there is nothing to judge, and the poll goes on.
+      if (!toast || boxes.some((b) => b === null)) return null;
+      return boxes.filter((b) => b && b.x < toast.x + toast.width && toast.x < b.x + b.width && b.y < toast.y + toast.height && toast.y < b.y + b.height).length;
+    };
+    await expect.poll(covered, { timeout: 3_000 }).toBe(0);
     await expect(form.getByText('Loggen is done')).toBeVisible({ timeout: 30_000 });
     await expect(form.getByText('250 log lines were accepted by the qryn instance.')).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
 
     // The instance counted them, and a Loki read with a read token returns logfmt lines labelled app=checkout.
     expect((await logsRows()) - before).toBe(250);

@@ -66,6 +66,7 @@ test.describe('products against spec 001', () => {
         await expect(viewer.page.getByRole('button', { name: 'Delete cluster' })).toHaveCount(0);
         await expect(viewer.page.getByRole('button', { name: 'Save IP safe list' })).toHaveCount(0);
         await expect(viewer.page.getByRole('button', { name: 'Cancel subscription' })).toHaveCount(0);
+        await expect(viewer.page.getByRole('navigation', { name: 'Clusters' }).getByRole('link', { name: 'Settings' })).toHaveCount(0);
         // The create page by address leads back to the cluster.
         await viewer.page.goto(`/${project.slug}/stack/clickhouse/create`);
         await expect(viewer.page).toHaveURL(new RegExp(`/stack/clickhouse/cluster/${clusterId}$`));

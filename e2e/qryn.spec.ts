@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../contract/qryn';
 import { recordAccessTokens } from './access-tokens';
+import { axeFindings } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 const run = promisify(execFile);
@@ -76,6 +77,9 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByRole('table', { name: 'Ingested data by type' }).getByRole('row', { name: /Logs/ })).toContainText('0');
     const url = (await page.getByLabel('Your qryn Instance').textContent())!;
     expect(url).toMatch(/\/qryn\/[a-f0-9]+$/);
+    // Nothing stored yet: the first-data snippets are offered.
+    await expect(page.getByRole('region', { name: 'Send your first data' })).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
 
     // Data Ingestion: the page's curl example, filled with the copied secret, run by a shell.
     await page.getByRole('navigation', { name: 'qryn' }).getByRole('link', { name: 'Data Ingestion' }).click();
@@ -100,6 +104,8 @@ test.describe('qryn as the owner', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByRole('group', { name: 'Metrics & logs' })).toContainText('1');
     await expect(page.getByRole('group', { name: 'Total unique fingerprints' })).toContainText('1');
+    // Data has arrived: the onboarding card gives way.
+    await expect(page.getByRole('region', { name: 'Send your first data' })).toHaveCount(0);
 
     // qryn View from the Overview's side card: the pasted key:secret goes into the organization_project cookie; in
     // the explorer's Logs, the label browser lists the pushed stream and builds its selector, the query shows the line,

@@ -119,7 +119,8 @@ test.describe('a trial that ends without a card', () => {
     await page.goto(`${stackUrl}/clickhouse`);
     await expect(page).toHaveURL(/\/stack\/clickhouse\/create$/);
 
-    // Cancel subscription from the product page: a confirm modal, then the stack page with the cancellation date.
+    // Cancel subscription from the product's settings: a confirm modal, then the stack page with the cancellation date.
+    await page.getByRole('navigation', { name: 'Clusters' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Cancel the ClickHouse subscription?' });
     await confirm.getByRole('button', { name: 'Cancel subscription' }).click();

@@ -1,8 +1,9 @@
-// The statechart studio in the browser: every machine listed with its header comment, the create-organization
+// The statechart studio in the browser: every machine listed with its purpose and size, no horizontal overflow, the create-organization
 // chart stepped by events from its initial state to its success state with the active state highlighted at each
 // step, and one of the paths its model test replays played step by step.
 import type { Locator, Page } from '@playwright/test';
 import { MACHINE_CATALOGUE } from '../src/machines/machine-catalogue';
+import { axeFindings } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 
 test.use(asRole('owner'));
@@ -23,18 +24,30 @@ function eventButton(page: Page, name: string): Locator {
   return page.getByRole('group', { name: 'Events the current state accepts' }).getByRole('button', { name, exact: true });
 }
 
-test('lists every machine of the console with its header comment', async ({ page }) => {
+test('lists every machine in a readable row: its name as the link, one line of purpose, its size; no overflow', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/statecharts');
   await expect(page.getByRole('heading', { name: 'Statechart studio' })).toBeVisible();
   const descriptions = page.getByRole('list', { name: 'Machine descriptions' });
   for (const entry of MACHINE_CATALOGUE) {
     const item = descriptions.getByRole('listitem', { name: entry.title, exact: true });
     await expect(item.getByRole('link', { name: entry.title })).toBeVisible();
-    await expect(item.locator('pre')).toContainText(/state/i);
+    await expect(item).toContainText(/\d+ states · \d+ transitions/);
+    // One sentence of purpose, not the header's list of states.
+    await expect(item.getByTestId('purpose')).toHaveText(/^[^\n]{20,141}$/);
   }
-  await expect(descriptions.getByRole('listitem', { name: 'Create organization' }).locator('pre')).toContainText(
-    'naming.editing           the name is blank or breaks a rule',
-  );
+  await expect(descriptions.getByRole('listitem', { name: 'Create organization' })).toContainText('19 states');
+  expect(await axeFindings(page)).toEqual([]);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+  await page.goto('/statecharts/qryn-log-search');
+  await expect(page.getByRole('img', { name: /^Statechart of/ })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+  expect(await axeFindings(page)).toEqual([]);
 });
 
 test('steps the create-organization chart from its initial state to success, highlighting the active state', async ({ page }) => {
@@ -43,7 +56,7 @@ test('steps the create-organization chart from its initial state to success, hig
   await page.getByRole('button', { name: /^User menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Statechart studio' }).click();
   await expect(page).toHaveURL(/\/statecharts$/);
-  await page.getByRole('navigation', { name: 'Machines' }).getByRole('link', { name: 'Create organization' }).click();
+  await page.getByRole('list', { name: 'Machine descriptions' }).getByRole('link', { name: 'Create organization' }).click();
   await expect(page).toHaveURL(/\/statecharts\/create-organization$/);
   await expect(page.getByRole('link', { name: 'Create an organization' })).toHaveAttribute('href', '/organization/create');
 

@@ -2,7 +2,7 @@ import { ProjectIdQuery } from '../../contract/common';
 import { type Integration } from '../../contract/integrations';
 import type { Product, UserProduct } from '../../contract/products';
 import { projectSlug } from '../../contract/projects';
-import { PRODUCT_ERROR_MESSAGE, productNotEnabledMessage, type EnableProductResponse } from '../../contract/stack';
+import { PRODUCT_ERROR_MESSAGE, SELECT_PRODUCT_MESSAGE, SELECT_PROJECT_MESSAGE, productNotEnabledMessage, type EnableProductResponse } from '../../contract/stack';
 import {
   addIntegrationUser,
   findSubscription,
@@ -22,7 +22,7 @@ import { cancellationDate, DAY_MS, TRIAL_DAYS } from '../products/subscription-l
 import type { EnableRequest, ProductBackend } from '../products/product-backend';
 import type { ApiContext, ApiRouter } from './api-context';
 import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson } from './http';
+import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson, ValidationError } from './http';
 import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 import { visibleProjectOr404 } from './project-routes';
 
@@ -248,8 +248,16 @@ export async function withEnableStep<T>(slug: string, enable: () => Promise<T>):
  * implements enable() gets this generic call.
  */
 export function registerIntegrationWriteRoutes(router: ApiRouter, ctx: ApiContext): void {
+  // The enable form's two fields (spec 001 §5 Generic): a call without them gets the form's own texts at the field,
+  // not the generic shape refusal every other project-scoped call answers.
+  router.add('POST', 'integrations', async (_request, scope) => {
+    requireCaller(await scope.caller());
+    throw new ValidationError({ productSlug: [SELECT_PRODUCT_MESSAGE] });
+  });
   router.add('POST', 'integrations/:integration', async ({ req, res, query, params }, scope) => {
     const caller = requireCaller(await scope.caller());
+    if (params.integration.trim() === '') throw new ValidationError({ productSlug: [SELECT_PRODUCT_MESSAGE] });
+    if ((query.project_id ?? '').trim() === '') throw new ValidationError({ project_id: [SELECT_PROJECT_MESSAGE] });
     const input = await readBody(req);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw badRequest('Invalid request', 'The body must be a JSON object: the configuration fields of the product, or {}.');

@@ -63,7 +63,10 @@ const productArea =
   };
 
 /** Page titles below stack/clickhouse and stack/hepic (spec 001 §2: the product name, then the page's own title). */
-export const clickhousePageTitle = (subpath: string) => (subpath.split('/')[0] === 'create' ? 'Create cluster' : 'Clusters');
+export const clickhousePageTitle = (subpath: string) => {
+  const page = subpath.split('/')[0];
+  return page === 'create' ? 'Create cluster' : page === 'settings' ? 'Settings' : 'Clusters';
+};
 export const hepicPageTitle = (subpath: string) =>
   ({ 'data-ingestion': 'Data Ingestion', auth: 'Auth', config: 'Config' })[subpath.split('/')[0]] ?? 'Overview';
 

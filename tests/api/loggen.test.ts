@@ -154,7 +154,7 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
     expect(lines).toHaveLength(250);
     expect(lines.every((l) => l.labels.app === 'checkout')).toBe(true);
     expect(lines[0].line).toMatch(/^level=\w+ status=\d{3} msg=".*" traceID=[0-9a-f]{32}$/);
-    expect(receiver.received.some((r) => r.path.endsWith('/influx/api/v2/write') && r.body.startsWith('loggen_lines_total,app=checkout'))).toBe(true);
+    expect(receiver.received.some((r) => r.path.endsWith('/influx/api/v2/write') && r.body.startsWith('loggen_lines,app=checkout'))).toBe(true);
     expect(receiver.received.some((r) => r.path.endsWith('/tempo/api/push') && JSON.parse(r.body)[0].kind === 'SERVER')).toBe(true);
     // Coming back to the page: the last run's outcome.
     expect(chunks((await call('GET', 'run', { token: owner })).text)).toEqual([{ current: 250, max: 250, status: 'done' }]);

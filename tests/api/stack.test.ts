@@ -7,7 +7,7 @@ import { createProject } from '../../server/db/repositories/projects-repository'
 import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
 import { DAY_MS, runLifecycleTick, TRIAL_DAYS } from '../../server/products/subscription-lifecycle';
-import { EnableProductResponse, PRODUCT_ERROR_MESSAGE, QrynEnableBody, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
+import { EnableProductResponse, PRODUCT_ERROR_MESSAGE, QrynEnableBody, SELECT_PRODUCT_MESSAGE, SELECT_PROJECT_MESSAGE, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
 import { Schema } from 'effect';
 
 // The stack's calls over a real database with recording product back ends: enable (generic route, dependencies,
@@ -106,6 +106,20 @@ describe.each(databaseTargets())('the stack ($kind)', (target) => {
     expect(loggen.status).toBe(400);
     expect(loggen.body).toMatchObject({ message: "loggen couldn't be enabled", description: expect.stringContaining('qryn') });
     expect(await integrations(owner, projectId)).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it('an enable call without a project or a product answers the form\'s texts at the field (spec 001 §5)', async () => {
+    for (const query of [{}, { project_id: '' }, { project_id: ' ' }] as Record<string, string>[]) {
+      const noProject = await api.request('POST', 'integrations/grafana/', { token: owner, query, body: {} });
+      expect(noProject.status).toBe(400);
+      expect(noProject.body.details).toEqual({ project_id: [SELECT_PROJECT_MESSAGE] });
+    }
+    for (const path of ['integrations/', 'integrations/%20/']) {
+      const noProduct = await api.request('POST', path, { token: owner, query: { project_id: await acmeProject() }, body: {} });
+      expect(noProduct.status).toBe(400);
+      expect(noProduct.body.details).toEqual({ productSlug: [SELECT_PRODUCT_MESSAGE] });
+    }
     expect(calls).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import {
 } from '../../src/views/stack/qryn/ingestion-pages';
 import { qrynPageTitle } from '../../src/views/stack/qryn/qryn-area';
 import { CACHE_WARNING, DRILLDOWN_WARNING, tierText } from '../../src/views/stack/qryn/qryn-config-view';
-import { IngestionStats } from '../../src/views/stack/qryn/qryn-overview-view';
+import { hasStoredData, IngestionStats } from '../../src/views/stack/qryn/qryn-overview-view';
 
 afterEach(cleanup);
 
@@ -136,6 +136,15 @@ describe('Overview stats', () => {
     expect(alert.textContent).toContain('2 pushes over the limits (at most 10,000 series per push and 50,000 lines or samples per second)');
     expect(alert.textContent).toContain('1,200 sign-ins after too many failed ones');
     expect(screen.getByRole('group', { name: 'Ingested' })).toBeTruthy();
+  });
+
+  it('the first-data onboarding is for an instance without data: any stored or ingested row or byte ends it', () => {
+    expect(hasStoredData(metrics({}))).toBe(false);
+    expect(hasStoredData(metrics({ metricsRows: 8078 }))).toBe(true);
+    expect(hasStoredData(metrics({ logsRows: 1 }))).toBe(true);
+    expect(hasStoredData(metrics({ dataBytes: 10 }))).toBe(true);
+    expect(hasStoredData(metrics({ bytesCount: 10 }))).toBe(true);
+    expect(hasStoredData(metrics({ tracesCount: 2 }))).toBe(true);
   });
 
   it('the stored-bytes quota: stored of the quota in both layouts, and while it is used up that writes are refused', () => {

@@ -58,7 +58,7 @@ describe('Toaster', () => {
       store.show({ type: 'success', title: 'Your project has successfully been created.' });
       store.show({ type: 'error', title: 'Error while creating organization' });
     });
-    const items = [...screen.getByRole('list').children];
+    const items = [...document.querySelector('[aria-live="polite"]')!.children];
     expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual(['Error while creating organization', 'Your project has successfully been created.']);
     expect(screen.getByRole('alert').textContent).toContain('Error while creating organization');
     expect(document.querySelector('[aria-live="polite"]')).not.toBeNull();

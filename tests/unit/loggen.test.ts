@@ -17,6 +17,7 @@ import {
 import { CATALOGUE, DEFAULT_STRUCTURE, listLogOptions } from '../../server/products/loggen/log-catalogue';
 import { compileExpression, compileStructure, formatLine } from '../../server/products/loggen/log-generator';
 import { createTraceBuilder, lokiPushBody, metricsBody } from '../../server/products/loggen/log-shipper';
+import { decodeInflux } from '../../server/products/qryn/ingest/influx';
 
 const valid: LoggenConfigBody = {
   url: 'http://127.0.0.1:8080/qryn/1',
@@ -119,9 +120,14 @@ describe('Loggen generation', () => {
       streams: [{ stream: { app: 'x' }, values: [['1700000000123000000', 'hello']] }],
     });
     expect(metricsBody({ app: 'check out' }, [{ level: 'info' }, { level: 'info' }, { level: 'error' }], at).split('\n').sort()).toEqual([
-      'loggen_lines_total,app=check\\ out,level=error value=1 1700000000123000000',
-      'loggen_lines_total,app=check\\ out,level=info value=2 1700000000123000000',
+      'loggen_lines,app=check\\ out,level=error total=1 1700000000123000000',
+      'loggen_lines,app=check\\ out,level=info total=2 1700000000123000000',
     ]);
+    // Through qryn's own Influx decoder the series is the documented loggen_lines_total.
+    const names: string[] = [];
+    const batch = { addSeries: (_kind: string, labels: Record<string, string>) => (names.push(labels.__name__), names.length), addMetric: () => undefined, addLog: () => undefined };
+    decodeInflux(metricsBody({ app: 'x' }, [{ level: 'info' }], at), undefined, 0n, batch as unknown as Parameters<typeof decodeInflux>[3]);
+    expect(names).toEqual(['loggen_lines_total']);
     const custom = createTraceBuilder(
       {
         enabled: true,

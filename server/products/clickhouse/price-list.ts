@@ -1,10 +1,8 @@
-import type { Continent, DiskType, Machine, Provider, Region } from '../../../contract/clickhouse';
+import { HOURS_PER_MONTH, type Continent, type DiskType, type Machine, type Provider, type Region } from '../../../contract/clickhouse';
 
 // The platform's price list for managed ClickHouse: the one place where regions, machine types, disk types, zones
 // and versions are defined (docs/clickhouse.md). Region and machine codes are the providers' real ones; prices are
 // the platform's own, in USD, VAT included, and a machine's monthly cost is its hourly price over 730 hours.
-
-const HOURS_PER_MONTH = 730;
 
 const region = (provider: Provider, code: string, name: string, continent: Continent): Region => ({ provider, code, name, continent });
 

@@ -109,7 +109,8 @@ const escapeTag = (text: string) => text.replace(/\\/g, '\\\\').replace(/([, =])
 
 /**
  * One counter point per label set and level in the batch: loggen_lines_total, so that a metrics query shows the
- * rate Loggen produced next to the logs themselves.
+ * rate Loggen produced next to the logs themselves. qryn names an Influx series `<measurement>_<field>`, so the
+ * point is measurement `loggen_lines` with the field `total` (a field `value` arrived as loggen_lines_total_value).
  */
 export function metricsBody(labels: Readonly<Record<string, string>>, records: readonly LogRecord[], at: Date): string {
   const counts = new Map<string, number>();
@@ -123,7 +124,7 @@ export function metricsBody(labels: Readonly<Record<string, string>>, records: r
     .map(([key, value]) => `${escapeTag(key)}=${escapeTag(value)}`)
     .join(',');
   return [...counts]
-    .map(([level, count]) => `loggen_lines_total,${tags ? `${tags},` : ''}level=${escapeTag(level)} value=${count} ${ns}`)
+    .map(([level, count]) => `loggen_lines,${tags ? `${tags},` : ''}level=${escapeTag(level)} total=${count} ${ns}`)
     .join('\n');
 }
 

@@ -59,8 +59,22 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
   return <ArkField.Textarea ref={ref} className={cx(field().textarea, input({ size: 'md' }), css({ minH: '20', py: '2' }), className)} {...rest} aria-describedby={describedBy} />;
 });
 
-/** A native select; inside a Field it picks up the label, descriptions and invalid state. */
+// The input recipe alone drew selects as text fields: a chevron (grey that reads on both themes) says "pick one".
+const selectLook = css({
+  appearance: 'none',
+  bgImage: `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='16' height='16' viewBox='0 0 24 24' fill='none' stroke='%2364748b' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E")`,
+  _dark: { bgImage: `url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='16' height='16' viewBox='0 0 24 24' fill='none' stroke='%2394a3b8' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='m6 9 6 6 6-6'/%3E%3C/svg%3E")` },
+  bgRepeat: 'no-repeat',
+  bgPosition: 'right 0.625rem center',
+  bgSize: '1rem',
+  pe: '8',
+  textOverflow: 'ellipsis',
+  cursor: 'pointer',
+  _disabled: { cursor: 'not-allowed' },
+});
+
+/** A native select with a chevron; inside a Field it picks up the label, descriptions and invalid state. */
 export const NativeSelect = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function NativeSelect({ className, ...rest }, ref) {
   const describedBy = useDescribedBy(rest['aria-describedby']);
-  return <ArkField.Select ref={ref} className={cx(input({ size: 'md' }), className)} {...rest} aria-describedby={describedBy} />;
+  return <ArkField.Select ref={ref} className={cx(input({ size: 'md' }), selectLook, className)} {...rest} aria-describedby={describedBy} />;
 });

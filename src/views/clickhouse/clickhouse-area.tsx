@@ -19,7 +19,7 @@ import { toast } from '../../services/toast-store';
 import { ClusterLifecycleView } from './cluster-lifecycle-view';
 import { ClusterMetricsCard, clusterMetricsQuery } from './cluster-metrics-card';
 import { CreateClusterView } from './create-cluster-view';
-import { CancelSubscriptionButton } from '../stack/cancel-subscription-dialog';
+import { CancelSubscriptionButton, cancelDescription } from '../stack/cancel-subscription-dialog';
 import { useShellData } from '../shell/use-shell-data';
 import { css } from 'styled-system/css';
 
@@ -43,27 +43,73 @@ function ClickhouseIndex({ readOnly }: { readOnly: boolean }) {
   return <Navigate to={first ? `cluster/${first.id}` : 'create'} replace />;
 }
 
-function ClusterNav({ projectId, selected, readOnly }: { projectId: number; selected: number; readOnly: boolean }) {
+const navLink = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  px: '3',
+  py: '1.5',
+  borderRadius: 'l2',
+  color: 'fg.muted',
+  fontWeight: 'medium',
+  textDecoration: 'none',
+  _hover: { bg: 'bg.subtle', color: 'fg.default' },
+  '&[aria-current=page]': { bg: 'bg.subtle', color: 'fg.default', boxShadow: 'inset 0 -2px 0 var(--colors-accent-default)' },
+});
+
+/** The area's tabs: each cluster, New cluster and Settings (where the subscription is cancelled). */
+function ClusterNav({ projectId, selected, readOnly }: { projectId: number; selected: number | 'create' | 'settings'; readOnly: boolean }) {
   const clusters = useClusters(projectId);
   const live = (clusters.data ?? []).filter((c) => c.status !== 'deleting');
   return (
-    <nav aria-label="Clusters">
-      <ul style={{ display: 'flex', gap: '0.75rem', listStyle: 'none', padding: 0 }}>
+    <nav aria-label="Clusters" className={css({ borderBottomWidth: '1px', borderColor: 'border.default', mb: '5', overflowX: 'auto' })}>
+      <ul className={css({ display: 'flex', gap: '1', listStyle: 'none', p: '0', pb: '2', m: '0' })}>
         {live.map((c) => (
           <li key={c.id}>
-            <Link to={`../cluster/${c.id}`} aria-current={c.id === selected ? 'page' : undefined}>
+            <Link className={navLink} to={`../cluster/${c.id}`} aria-current={c.id === selected ? 'page' : undefined}>
               {c.name}
             </Link>
           </li>
         ))}
         {/* Read-only members create, delete and configure nothing (spec 001 §6): no action they cannot use. */}
         {!readOnly && (
-          <li>
-            <Link to="../create">New cluster</Link>
-          </li>
+          <>
+            <li>
+              <Link className={navLink} to="../create" aria-current={selected === 'create' ? 'page' : undefined}>
+                New cluster
+              </Link>
+            </li>
+            <li>
+              <Link className={navLink} to="../settings" aria-current={selected === 'settings' ? 'page' : undefined}>
+                Settings
+              </Link>
+            </li>
+          </>
         )}
       </ul>
     </nav>
+  );
+}
+
+/** ClickHouse's product settings: the subscription, away from the create form and the clusters' own pages. */
+function ClickhouseSettings() {
+  const { currentProject } = useShellData();
+  const projectId = useProjectId();
+  return (
+    <>
+      <ClusterNav projectId={projectId} selected="settings" readOnly={false} />
+      <Card title="Subscription" description={cancelDescription('clickhouse', 'ClickHouse')}>
+        {currentProject && <CancelSubscriptionButton productSlug="clickhouse" productName="ClickHouse" projectId={currentProject.id} projectSlug={currentProject.slug} />}
+      </Card>
+    </>
+  );
+}
+
+function CreatePage() {
+  return (
+    <>
+      <ClusterNav projectId={useProjectId()} selected="create" readOnly={false} />
+      <CreateClusterView />
+    </>
   );
 }
 
@@ -210,17 +256,15 @@ function GoneLink({ actor, onGone }: { actor: ActorRefFrom<typeof clusterLifecyc
 }
 
 export function ClickhouseArea() {
-  const { currentProject, readOnly } = useShellData();
+  const { readOnly } = useShellData();
   return (
     <>
-      <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '12px', flexWrap: 'wrap' }}>
-        <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold' })}>ClickHouse</h1>
-        {/* Read-only members do not cancel subscriptions (spec 001 §6). */}
-        {currentProject && !readOnly && <CancelSubscriptionButton productSlug="clickhouse" productName="ClickHouse" projectId={currentProject.id} projectSlug={currentProject.slug} />}
-      </header>
+      <h1 className={css({ textStyle: '2xl', fontWeight: 'semibold', mb: '4' })}>ClickHouse</h1>
       <Routes>
         <Route index element={<ClickhouseIndex readOnly={readOnly} />} />
-        <Route path="create" element={readOnly ? <Navigate to=".." replace /> : <CreateClusterView />} />
+        <Route path="create" element={readOnly ? <Navigate to=".." replace /> : <CreatePage />} />
+        {/* Read-only members do not cancel subscriptions (spec 001 §6). */}
+        <Route path="settings" element={readOnly ? <Navigate to=".." replace /> : <ClickhouseSettings />} />
         <Route path="cluster/:clusterId" element={<ClusterPage readOnly={readOnly} />} />
       </Routes>
     </>

@@ -73,7 +73,8 @@ export function StatechartDiagram({ machine, active, title }: { machine: AnyStat
   const activeNames = [...active].filter((key) => nodes.some((n) => n.kind !== 'initial' && n.stateKey === key && !n.children?.length));
   return (
     // Focusable so that a keyboard can scroll a chart larger than the screen.
-    <figure tabIndex={0} aria-label={`${title} diagram`} className={css({ overflow: 'auto', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default' }, borderWidth: '1px', borderRadius: 'l3', bg: 'bg.canvas', p: '2', maxH: '70vh' })}>
+    // inline-size containment: a chart wider than the screen scrolls inside the figure instead of widening the page.
+    <figure tabIndex={0} aria-label={`${title} diagram`} className={css({ contain: 'inline-size', w: 'full', overflow: 'auto', _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.default' }, borderWidth: '1px', borderRadius: 'l3', bg: 'bg.canvas', p: '2', maxH: '70vh' })}>
       <svg
         role="img"
         aria-label={`Statechart of ${title}`}
@@ -101,13 +102,13 @@ export function StatechartDiagram({ machine, active, title }: { machine: AnyStat
                 width={node.width}
                 height={node.height}
                 rx={10}
-                strokeDasharray={node.kind === 'parallel' ? '6 4' : undefined}
+                strokeDasharray={node.kind === 'parallel' || node.kind === 'any' ? '6 4' : undefined}
                 className={container ? (isActive ? activeContainer : containerBox) : isActive ? activeBox : nodeBox}
               />
               {node.kind === 'final' && (
                 <rect x={node.x + 3} y={node.y + 3} width={node.width - 6} height={node.height - 6} rx={8} className={containerBox} />
               )}
-              <text x={node.x + 10} y={node.y + 18} className={text} fontWeight={isActive ? 700 : 500}>
+              <text x={node.x + 10} y={node.y + 18} className={text} fontWeight={isActive ? 700 : 500} fontStyle={node.kind === 'any' ? 'italic' : undefined}>
                 {node.label}
                 {node.kind === 'parallel' ? ' (parallel)' : ''}
               </text>

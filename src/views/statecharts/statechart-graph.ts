@@ -1,7 +1,8 @@
 // A machine definition as an ELK graph (elkjs lays it out; statechart-diagram.tsx draws it): one node per state,
 // compound states and parallel regions as nested nodes, an initial-state dot per compound state, one labelled edge
-// per transition target (event, guard, delay). Transitions defined on the machine's root ("from any state") have no
-// box to start from and are listed beside the diagram instead.
+// per transition target (event, guard, delay). Transitions defined on the machine's root ("from any state") start
+// from an "any state" box of their own, so a state entered only that way still has its incoming edge; they are
+// also listed beside the diagram.
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { keyOf, transitionsOf } from '../../lib/model-paths';
 import { eventLabel, guardLabel, invokeLabel } from '../../lib/statechart-labels';
@@ -11,7 +12,7 @@ export interface ChartNode {
   /** Dot path of the state ('' for an initial-state dot). */
   stateKey: string;
   label: string;
-  kind: 'atomic' | 'final' | 'compound' | 'parallel' | 'initial';
+  kind: 'atomic' | 'final' | 'compound' | 'parallel' | 'initial' | 'any';
   /** Lines drawn under the name: invoked actors. */
   notes: string[];
   width?: number;
@@ -35,6 +36,10 @@ export interface ChartGraph {
   /** Transitions of the root: '{event} → {target}'. */
   anyState: string[];
 }
+
+/** The box root transitions start from, and the root's initial dot. */
+export const ANY_STATE_ID = 'any:';
+export const ROOT_INITIAL_ID = 'i:';
 
 const CHAR_WIDTH = 7;
 const LINE_HEIGHT = 16;
@@ -101,21 +106,20 @@ export function buildChartGraph(machine: AnyStateMachine): ChartGraph {
     for (const transition of transitionsOf(node)) {
       const text = transitionLabel(transition);
       const targets = transition.target?.length ? transition.target : [];
-      if (node === root) {
-        anyState.push(`${text} → ${targets.map((t) => keyOf(t) || '(root)').join(', ') || '(stays)'}`);
-        continue;
-      }
-      // A transition without a target stays in its state: drawn as a loop.
+      if (node === root) anyState.push(`${text} → ${targets.map((t) => keyOf(t) || '(root)').join(', ') || '(stays)'}`);
+      // A transition without a target stays in its state: drawn as a loop. One to the root re-enters the machine:
+      // drawn to the root's initial dot.
       for (const target of targets.length ? targets : [node]) {
-        if (target === root) continue;
-        edges.push({ id: `e${count++}`, sources: [nodeId(node)], targets: [nodeId(target)], labels: [label(text)] });
+        const to = target === root ? ROOT_INITIAL_ID : nodeId(target);
+        edges.push({ id: `e${count++}`, sources: [node === root ? ANY_STATE_ID : nodeId(node)], targets: [to], labels: [label(text)] });
       }
     }
   }
   const rootInitial: ChartNode[] = root.initial?.target?.length
-    ? [{ id: 'i:', stateKey: '', label: 'initial', kind: 'initial', notes: [], width: 12, height: 12 }]
+    ? [{ id: ROOT_INITIAL_ID, stateKey: '', label: 'initial', kind: 'initial', notes: [], width: 12, height: 12 }]
     : [];
-  for (const target of root.initial?.target ?? []) edges.push({ id: `e${count++}`, sources: ['i:'], targets: [nodeId(target)] });
+  if (anyState.length > 0) rootInitial.push({ id: ANY_STATE_ID, stateKey: '', label: 'any state', kind: 'any', notes: [], width: 90, height: 22 + LINE_HEIGHT });
+  for (const target of root.initial?.target ?? []) edges.push({ id: `e${count++}`, sources: [ROOT_INITIAL_ID], targets: [nodeId(target)] });
   return {
     id: 'root',
     layoutOptions: {
@@ -133,4 +137,22 @@ export function buildChartGraph(machine: AnyStateMachine): ChartGraph {
     edges,
     anyState,
   };
+}
+
+/** How many states (the root not counted) and transition definitions (guarded alternatives apart) a machine has. */
+export function machineCounts(machine: AnyStateMachine): { states: number; transitions: number } {
+  const nodes = allNodes(machine.root);
+  return { states: nodes.length - 1, transitions: nodes.reduce((sum, node) => sum + transitionsOf(node).length, 0) };
+}
+
+/** The first sentence of a header comment, before its list of states: the machine's purpose in one line. */
+export function purposeOf(header: string): string {
+  const lines = header.split('\n');
+  const listStart = lines.findIndex((l) => /^\s*(States?\b|-\s)/.test(l));
+  const prose = listStart < 0 ? lines : lines.slice(0, listStart);
+  const text = prose.join(' ').replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
+  // References in parentheses (spec sections, notes) belong to the page, not the one line.
+  const plain = sentence.replace(/\s*\([^()]*\)/g, '').replace(/\s*\([^()]*$/, '').trim();
+  return plain.length > 140 ? `${plain.slice(0, plain.lastIndexOf(' ', 137))}…` : plain;
 }

@@ -3,7 +3,7 @@
 // event from a fresh actor with harmless doubles, and the paths its model test replays played step by step.
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/spinner';
@@ -11,6 +11,7 @@ import { describeEvent, safeJson } from '../../lib/model-paths';
 import { MACHINE_CATALOGUE, headerComment, type LoadedMachine, type MachineEntry } from '../../machines/machine-catalogue';
 import { useDocumentTitle } from '../stack/use-document-title';
 import { StatechartDiagram } from './statechart-diagram';
+import { machineCounts, purposeOf } from './statechart-graph';
 import { samplesFor, useStudioSession } from './use-studio-session';
 
 function useLoaded(entry: MachineEntry | undefined) {
@@ -42,51 +43,62 @@ export function StatechartStudioView() {
   const entry = MACHINE_CATALOGUE.find((candidate) => candidate.id === machineId);
   useDocumentTitle(entry ? `${entry.title} · Statechart studio` : 'Statechart studio');
   return (
-    <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '6', minW: '0' })}>
       <header>
         <h1 className={css({ textStyle: { base: '2xl', md: '3xl' }, fontWeight: 'semibold' })}>Statechart studio</h1>
         <p className={css({ color: 'fg.muted', mt: '1' })}>
           Every workflow of the console as its machine: read it, step it, and play the paths its tests replay.
         </p>
       </header>
-      <nav aria-label="Machines">
-        <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
-          {MACHINE_CATALOGUE.map((item) => (
-            <li key={item.id}>
-              <Link
-                to={studioPath(params.projectSlug, item.id)}
-                aria-current={item.id === machineId ? 'page' : undefined}
-                className={css({
-                  display: 'inline-block',
-                  px: '3',
-                  py: '1.5',
-                  borderWidth: '1px',
-                  borderRadius: 'l2',
-                  textStyle: 'sm',
-                  _currentPage: { bg: 'colorPalette.solid', color: 'colorPalette.contrast', borderColor: 'colorPalette.solid' },
-                  _hover: { borderColor: 'colorPalette.default' },
-                })}
-              >
-                {item.title}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {machineId && (
+        <nav aria-label="Machines">
+          <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
+            {MACHINE_CATALOGUE.map((item) => (
+              <li key={item.id}>
+                <Link
+                  to={studioPath(params.projectSlug, item.id)}
+                  aria-current={item.id === machineId ? 'page' : undefined}
+                  className={css({
+                    display: 'inline-block',
+                    px: '3',
+                    py: '1.5',
+                    borderWidth: '1px',
+                    borderRadius: 'l2',
+                    textStyle: 'sm',
+                    _currentPage: { bg: 'colorPalette.solid', color: 'colorPalette.contrast', borderColor: 'colorPalette.solid' },
+                    _hover: { borderColor: 'colorPalette.default' },
+                  })}
+                >
+                  {item.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       {machineId && !entry && <Alert status="warning" title="No such machine">There is no machine named “{machineId}”.</Alert>}
       {entry ? <MachinePanel key={entry.id} entry={entry} projectSlug={params.projectSlug} /> : !machineId && <MachineIndex projectSlug={params.projectSlug} />}
     </div>
   );
 }
 
+interface IndexRow {
+  purpose: string;
+  states: number;
+  transitions: number;
+}
+
+const count = css({ fontVariantNumeric: 'tabular-nums', textAlign: 'right', whiteSpace: 'nowrap' });
+
+/** Every machine in one row: its name (the link), what it is for, and the size of its chart. */
 function MachineIndex({ projectSlug }: { projectSlug: string | undefined }) {
-  const [headers, setHeaders] = useState<Record<string, string>>({});
+  const [rows, setRows] = useState<Record<string, IndexRow | 'failed'>>({});
   useEffect(() => {
     let live = true;
     for (const entry of MACHINE_CATALOGUE) {
       entry.load().then(
-        (loaded) => live && setHeaders((current) => ({ ...current, [entry.id]: headerComment(loaded.source) })),
-        () => live && setHeaders((current) => ({ ...current, [entry.id]: '(the machine could not be loaded)' })),
+        (loaded) => live && setRows((current) => ({ ...current, [entry.id]: { purpose: purposeOf(headerComment(loaded.source)), ...machineCounts(loaded.machine) } })),
+        () => live && setRows((current) => ({ ...current, [entry.id]: 'failed' })),
       );
     }
     return () => {
@@ -94,21 +106,41 @@ function MachineIndex({ projectSlug }: { projectSlug: string | undefined }) {
     };
   }, []);
   return (
-    <ul aria-label="Machine descriptions" className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: 'repeat(2, minmax(0, 1fr))' }, gap: '4' })}>
-      {MACHINE_CATALOGUE.map((entry) => (
-        <li key={entry.id} aria-label={entry.title} className={css({ borderWidth: '1px', borderRadius: 'l3', p: '4', bg: 'bg.default', minW: '0' })}>
-          <h2 className={css({ fontWeight: 'semibold' })}>
-            <Link to={studioPath(projectSlug, entry.id)} className={css({ color: 'colorPalette.text', textDecoration: 'underline' })}>
+    <ul
+      aria-label="Machine descriptions"
+      className={css({ display: 'flex', flexDirection: 'column', listStyle: 'none', p: '0', m: '0', bg: 'bg.default', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'l3', overflow: 'hidden' })}
+    >
+      {MACHINE_CATALOGUE.map((entry) => {
+        const row = rows[entry.id];
+        return (
+          <li
+            key={entry.id}
+            aria-label={entry.title}
+            className={css({
+              display: 'grid',
+              gridTemplateColumns: { base: 'minmax(0, 1fr) auto', md: 'minmax(12rem, 16rem) minmax(0, 1fr) auto' },
+              gap: { base: '1 4', md: '4' },
+              alignItems: 'baseline',
+              px: '4',
+              py: '3',
+              borderTopWidth: '1px',
+              borderColor: 'border.subtle',
+              _first: { borderTopWidth: '0' },
+              _hover: { bg: 'bg.subtle' },
+            })}
+          >
+            <Link to={studioPath(projectSlug, entry.id)} className={css({ fontWeight: 'semibold', color: 'colorPalette.text', textDecoration: 'underline', textUnderlineOffset: '0.15em', overflowWrap: 'anywhere' })}>
               {entry.title}
             </Link>
-          </h2>
-          {headers[entry.id] === undefined ? (
-            <Skeleton height="16" aria-label={`Loading ${entry.title}`} />
-          ) : (
-            <pre className={css({ whiteSpace: 'pre-wrap', textStyle: 'xs', color: 'fg.muted', mt: '2', fontFamily: 'mono' })}>{headers[entry.id]}</pre>
-          )}
-        </li>
-      ))}
+            <span className={cx(count, css({ textStyle: 'sm', color: 'fg.muted', gridColumn: { md: '3' }, gridRow: { md: '1' } }))}>
+              {row && row !== 'failed' ? `${row.states} states · ${row.transitions} transitions` : null}
+            </span>
+            <span data-testid="purpose" className={css({ textStyle: 'sm', color: 'fg.muted', gridColumn: { base: '1 / -1', md: '2' }, gridRow: { md: '1' }, minW: '0' })}>
+              {row === undefined ? <Skeleton height="4" aria-label={`Loading ${entry.title}`} /> : row === 'failed' ? 'The machine could not be loaded.' : row.purpose}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -137,7 +169,7 @@ function MachinePanel({ entry, projectSlug }: { entry: MachineEntry; projectSlug
   if (error) return <Alert status="error" title="The machine could not be loaded">{error}</Alert>;
   if (!loaded) return <Skeleton height="64" aria-label={`Loading ${entry.title}`} />;
   return (
-    <section aria-labelledby="machine-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+    <section aria-labelledby="machine-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4', minW: '0' })}>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '4', alignItems: 'baseline', justifyContent: 'space-between' })}>
         <h2 id="machine-title" className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>
           {entry.title} <code className={css({ textStyle: 'sm', color: 'fg.muted' })}>{loaded.machine.id}</code>
@@ -176,7 +208,7 @@ function Stepper({ entry, loaded }: { entry: MachineEntry; loaded: LoadedMachine
   return (
     <>
       <StatechartDiagram machine={loaded.machine} active={active} title={entry.title} />
-      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: 'repeat(2, minmax(0, 1fr))' }, gap: '4' })}>
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' }, gap: '4' })}>
         <section aria-labelledby="step-title" className={panel}>
           <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2' })}>
             <h3 id="step-title" className={panelTitle}>Step</h3>
@@ -193,7 +225,15 @@ function Stepper({ entry, loaded }: { entry: MachineEntry; loaded: LoadedMachine
             {session.accepted.length === 0 && <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>No event is accepted here.</p>}
             {session.accepted.flatMap((type) =>
               samplesFor(loaded, type).map((event) => (
-                <Button key={describeEvent(event)} size="xs" variant="subtle" disabled={session.busy} onClick={() => void session.perform(event)}>
+                <Button
+                  key={describeEvent(event)}
+                  size="xs"
+                  variant="subtle"
+                  // A sample's JSON can be long: the button wraps it rather than widening the page.
+                  className={css({ whiteSpace: 'normal', h: 'auto', minH: '8', py: '1', textAlign: 'start', overflowWrap: 'anywhere', maxW: 'full' })}
+                  disabled={session.busy}
+                  onClick={() => void session.perform(event)}
+                >
                   {describeEvent(event)}
                 </Button>
               )),
@@ -218,13 +258,13 @@ function Stepper({ entry, loaded }: { entry: MachineEntry; loaded: LoadedMachine
           <h4 className={panelTitle}>Context</h4>
           <pre className={code} data-testid="context">{snapshot ? JSON.stringify(snapshot.context, null, 2) : ''}</pre>
           <h4 className={panelTitle}>Events so far</h4>
-          <ol aria-label="Events so far" className={css({ textStyle: 'xs', fontFamily: 'mono', listStyle: 'decimal', pl: '5' })}>
+          <ol aria-label="Events so far" className={css({ textStyle: 'xs', fontFamily: 'mono', listStyle: 'decimal', pl: '5', overflowWrap: 'anywhere' })}>
             {session.history.map((line, i) => (
               <li key={i}>{line}</li>
             ))}
           </ol>
           <h4 className={panelTitle}>Side effects (recorded, not run)</h4>
-          <ol aria-label="Side effects" className={css({ textStyle: 'xs', fontFamily: 'mono', listStyle: 'decimal', pl: '5' })}>
+          <ol aria-label="Side effects" className={css({ textStyle: 'xs', fontFamily: 'mono', listStyle: 'decimal', pl: '5', overflowWrap: 'anywhere' })}>
             {session.effects.map((line, i) => (
               <li key={i}>{line}</li>
             ))}

@@ -24,7 +24,7 @@ export function LoggenRunPanel({ actor, onSave, disabled }: { actor: LoggenRunAc
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
       {state === 'running' && (
-        <div role="progressbar" aria-label="Loggen run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className={css({ h: '1.5', bg: 'bg.muted', rounded: 'full', overflow: 'hidden' })}>
+        <div role="progressbar" aria-label="Loggen run" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className={css({ h: '2', bg: 'bg.subtle', borderWidth: '1px', borderColor: 'border.default', rounded: 'full', overflow: 'hidden' })}>
           <div className={css({ h: 'full', bg: 'accent.default', transition: 'width 0.25s' })} style={{ width: `${percent}%` }} />
         </div>
       )}

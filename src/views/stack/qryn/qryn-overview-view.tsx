@@ -12,7 +12,8 @@ import { SHELL_EXAMPLES } from '../../../../contract/qryn-examples';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { CopyButton } from '../../../components/ui/copy-button';
+import { Identifier } from '../../../components/ui/identifier';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Spinner } from '../../../components/ui/spinner';
 import { Tabs } from '../../../components/ui/tabs';
 import { settings } from '../../../config/settings';
@@ -27,11 +28,12 @@ import { qrynQueries, SECRET_PLACEHOLDER } from './qryn-queries';
 import { CodeBlock } from './code-block';
 import { SimpleTable } from './simple-table';
 
+// A labelled group per figure: a <dl> may not hold groups (axe), and the group is what names the figure.
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div role="group" aria-label={label} className={css({ display: 'flex', flexDirection: 'column', gap: '1', minW: '32' })}>
-      <dt className={css({ color: 'fg.muted', textStyle: 'sm' })}>{label}</dt>
-      <dd className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>{value}</dd>
+      <span className={css({ color: 'fg.muted', textStyle: 'sm' })}>{label}</span>
+      <span className={css({ textStyle: 'xl', fontWeight: 'semibold' })}>{value}</span>
     </div>
   );
 }
@@ -76,12 +78,7 @@ export function StorageQuota({ metrics }: { metrics: QrynMetricsData }) {
       )}
       <div role="group" aria-label="Stored of quota" className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
         <span className={css({ color: 'fg.muted', textStyle: 'sm' })}>Stored of quota: {used}</span>
-        <progress
-          aria-label="Stored of the storage quota"
-          max={metrics.sizeLimit}
-          value={Math.min(metrics.dataBytes, metrics.sizeLimit)}
-          className={css({ w: 'full', h: '2' })}
-        />
+        <ProgressBar label="Stored of the storage quota" max={metrics.sizeLimit} value={metrics.dataBytes} />
       </div>
     </div>
   );
@@ -128,12 +125,12 @@ function IngestionTotals({ metrics }: { metrics: QrynMetricsData }) {
   const statList = css({ display: 'flex', flexWrap: 'wrap', gap: '6' });
   if (metrics.bytesCount > 0) {
     return (
-      <dl className={statList}>
+      <div className={statList}>
         <Stat label="Ingested" value={formatBytes(metrics.bytesCount)} />
         <Stat label="Traces" value={formatNumber(metrics.tracesCount)} />
         <Stat label="Total unique fingerprints" value={formatNumber(metrics.fingerprints)} />
         <Stat label="Metrics & logs" value={formatNumber(metrics.metricsAndLogsCount)} />
-      </dl>
+      </div>
     );
   }
   const total = metrics.logsBytes + metrics.metricsBytes + metrics.tracesBytes;
@@ -144,12 +141,12 @@ function IngestionTotals({ metrics }: { metrics: QrynMetricsData }) {
   ];
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
-      <dl className={statList}>
+      <div className={statList}>
         <Stat label="Rotation Point" value={metrics.rotationPoint === null ? 'No data yet' : formatDate(metrics.rotationPoint * 1000)} />
         <Stat label="Storage Quota" value={metrics.sizeLimit ? formatBytes(metrics.sizeLimit) : 'Unlimited'} />
         <Stat label="Ingested Data" value={formatBytes(metrics.dataBytes)} />
         <Stat label="Fingerprints" value={formatNumber(metrics.fingerprints)} />
-      </dl>
+      </div>
       <SimpleTable
         label="Ingested data by type"
         columns={['Type', 'Count', 'Size', 'Percent']}
@@ -180,6 +177,9 @@ function IngestionStatsCard({ projectId }: { projectId: number }) {
     </Card>
   );
 }
+
+/** Anything stored or ingested this month: the instance has received data. */
+export const hasStoredData = (m: QrynMetricsData) => m.dataBytes > 0 || m.bytesCount > 0 || m.logsRows + m.metricsRows + m.tracesRows > 0 || m.metricsAndLogsCount > 0 || m.tracesCount > 0;
 
 /** The Overview's snippet tabs: one runnable example per kind, as on the Data Ingestion pages. */
 function SnippetTabs({ config, projectSlug }: { config: QrynConfigData; projectSlug: string }) {
@@ -227,12 +227,7 @@ function SideCard({ config, projectSlug }: { config: QrynConfigData; projectSlug
         </li>
         <li className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
           <span className={css({ fontWeight: 'semibold', textStyle: 'sm' })}>Your qryn Instance</span>
-          <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-            <code aria-label="Your qryn Instance" className={css({ fontFamily: 'mono', textStyle: 'sm', wordBreak: 'break-all', flex: '1' })}>
-              {config.url}
-            </code>
-            <CopyButton value={config.url} label="Copy the instance URL" />
-          </div>
+          <Identifier value={config.url} label="Your qryn Instance" copyLabel="Copy the instance URL" />
         </li>
       </ul>
     </Card>
@@ -277,7 +272,8 @@ export function QrynOverviewView({ config }: { config: QrynConfigData }) {
       <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: readOnly ? '1fr' : '2fr 1fr' }, gap: '6', alignItems: 'start' })}>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '6', minW: '0' })}>
           <IngestionStatsCard projectId={project.id} />
-          {!readOnly && <SnippetTabs config={config} projectSlug={project.slug} />}
+          {/* The first-data snippets are onboarding: once anything is stored they give way to the stats. */}
+          {!readOnly && (metrics.isError || (metrics.data && !hasStoredData(metrics.data))) && <SnippetTabs config={config} projectSlug={project.slug} />}
         </div>
         {!readOnly && (
           <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
