@@ -10,7 +10,8 @@ import { Button } from '../../../../../components/ui/button';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
-import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocket, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { authorizationFor } from '../../../../../services/qryn-view';
 import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
@@ -36,39 +37,47 @@ const TAIL_HISTORY_MS = 60_000;
 
 /** The tail's socket as an actor: opens it, reports frames, closes it when the tail leaves `live`. */
 export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input, sendBack }) => {
-  const { url, protocols } = tailSocket(input.instanceUrl, input.auth, input.query, Date.now() - TAIL_HISTORY_MS);
   const seq = { n: 0 };
   let opened = false;
   let stopped = false;
-  const ws = new WebSocket(url, protocols);
-  ws.onopen = () => {
-    opened = true;
-    sendBack({ type: 'tail.opened' });
+  let socket: WebSocket | undefined;
+  const listen = (ws: WebSocket) => {
+    ws.onopen = () => {
+      opened = true;
+      sendBack({ type: 'tail.opened' });
+    };
+    ws.onmessage = (message) => {
+      try {
+        const lines = tailFrameLines(String(message.data), seq);
+        if (lines.length > 0) sendBack({ type: 'tail.lines', lines });
+      } catch {
+        // A frame that is not Loki's tail answer is skipped.
+      }
+    };
+    ws.onclose = (event) => {
+      if (stopped) return;
+      if (!opened) {
+        // A browser does not see the handshake's status: ask the instance whether it refuses the credential.
+        instanceRead(input.instanceUrl, input.auth, '/loki/api/v1/labels', {}).then(
+          () => sendBack({ type: 'tail.failed', message: 'The live tail could not be opened: the instance refused the query or is at its limit of live tails.', refused: false }),
+          (error: unknown) => sendBack({ type: 'tail.failed', message: error instanceof Error ? error.message : TAIL_FAILED, refused: error instanceof InstanceReadError && error.refused }),
+        );
+        return;
+      }
+      if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
+      else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
+    };
   };
-  ws.onmessage = (message) => {
-    try {
-      const lines = tailFrameLines(String(message.data), seq);
-      if (lines.length > 0) sendBack({ type: 'tail.lines', lines });
-    } catch {
-      // A frame that is not Loki's tail answer is skipped.
-    }
-  };
-  ws.onclose = (event) => {
+  // The sign-in's token is read (and refreshed) first: the socket carries the header's value in its subprotocol.
+  void authorizationFor(input.auth).then((authorization) => {
     if (stopped) return;
-    if (!opened) {
-      // A browser does not see the handshake's status: ask the instance whether it refuses the credential.
-      instanceRead(input.instanceUrl, input.auth, '/loki/api/v1/labels', {}).then(
-        () => sendBack({ type: 'tail.failed', message: 'The live tail could not be opened: the instance refused the query or is at its limit of live tails.', refused: false }),
-        (error: unknown) => sendBack({ type: 'tail.failed', message: error instanceof Error ? error.message : TAIL_FAILED, refused: error instanceof InstanceReadError && error.refused }),
-      );
-      return;
-    }
-    if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
-    else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
-  };
+    const { url, protocols } = tailSocketWith(input.instanceUrl, authorization, input.query, Date.now() - TAIL_HISTORY_MS);
+    socket = new WebSocket(url, protocols);
+    listen(socket);
+  });
   return () => {
     stopped = true;
-    ws.close(1000);
+    socket?.close(1000);
   };
 });
 
