@@ -3,14 +3,16 @@
 // URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, type JSX } from 'react';
+import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
 import { Button } from '../../../../../components/ui/button';
+import { Field, NativeSelect } from '../../../../../components/ui/field';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
-import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, DEFAULT_LINE_LIMIT, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
 import { authorizationFor } from '../../../../../services/qryn-view';
 import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
@@ -30,6 +32,14 @@ export interface LogsPanelProps {
   onQueryChange: (query: string) => void;
   onOpenTrace: (traceId: string) => void;
   onCredentialRefused: () => void;
+}
+
+/** Grafana's "Line limit": how many lines a search asks for; `limit` in the address, 1,000 when absent. */
+export const LINE_LIMITS = [100, 1000, 5000] as const;
+
+export function lineLimitOf(value: string | null): number {
+  const limit = Number(value);
+  return (LINE_LIMITS as readonly number[]).includes(limit) ? limit : DEFAULT_LINE_LIMIT;
 }
 
 /** How long before now the tail's history starts (Loki sends the newest `limit` lines since then first). */
@@ -195,6 +205,18 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
       actions: { credentialRefused: () => refusedRef.current() },
     }),
   );
+  const [params, setParams] = useSearchParams();
+  const limit = lineLimitOf(params.get('limit'));
+  const setLimit = (value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (Number(value) === DEFAULT_LINE_LIMIT) next.delete('limit');
+        else next.set('limit', value);
+        return next;
+      },
+      { replace: true },
+    );
   const latest = useRef({ instanceUrl, auth, query, range });
   latest.current = { instanceUrl, auth, query, range };
   useEffect(() => {
@@ -205,15 +227,26 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
     const tailing = tail.getSnapshot();
     if (tailing.matches('live') && tailing.context.request?.query === q) return;
     tail.send({ type: 'tail.dismiss' });
-    search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r } });
-  }, [runId, search, tail]);
+    search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r, limit } });
+  }, [runId, search, tail, limit]);
   const tailState = useSelector(tail, (s) => s.value);
   const tailing = tailState !== 'off';
   const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });
   const onFilter = (edit: FilterEdit) => onQueryChange(addFilter(query, edit));
   return (
     <section aria-label="Logs" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
-      <TailControls actor={tail} start={startTail} />
+      <div className={css({ display: 'flex', gap: '3', alignItems: 'end', flexWrap: 'wrap' })}>
+        <Field label="Line limit" className={css({ minW: '28' })}>
+          <NativeSelect value={String(limit)} onChange={(e) => setLimit(e.target.value)}>
+            {LINE_LIMITS.map((n) => (
+              <option key={n} value={n}>
+                {n.toLocaleString('en-US')}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <TailControls actor={tail} start={startTail} />
+      </div>
       {tailing ? (
         <TailResults actor={tail} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} />
       ) : (
