@@ -46,7 +46,7 @@ test.describe('qryn explorer logs as the owner', () => {
     const logs = page.getByRole('region', { name: 'Logs' });
     const volume = logs.getByRole('figure', { name: 'Log volume' });
     await expect(volume).toBeVisible();
-    await expect(volume.getByRole('img')).toHaveAttribute('aria-label', /^Log volume: 3 lines in \d+ steps of \d+s: 1 error, 2 info\.$/);
+    await expect(volume.getByRole('img')).toHaveAttribute('aria-label', /^Log volume: 3 lines in \d+ steps? of \d+s: 1 error, 2 info\.$/);
     await volume.getByRole('button', { name: 'Show the volume numbers' }).click();
     await expect(volume.getByRole('table', { name: 'Log volume by level' })).toBeVisible();
     const lines = logs.getByRole('list', { name: 'Log lines' }).locator(':scope > li');
