@@ -51,6 +51,9 @@ export const CreateProjectResponse = Schema.Struct({ message: Schema.String, id:
 export type CreateProjectResponse = typeof CreateProjectResponse.Type;
 
 /** POST projects/users */
+/** GET projects/{id}/account: the organization that holds the project (null: the caller's personal account). */
+export const ProjectAccount = Schema.Struct({ organization_id: Schema.NullOr(Schema.Number) });
+
 export const AddProjectUserBody = Schema.Struct({
   user_id: userId(SELECT_ONE_USER),
   project_id: Id.annotateKey({ messageMissingKey: 'The project id is missing' }),

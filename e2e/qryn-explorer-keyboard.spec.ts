@@ -1,29 +1,22 @@
 // The qryn explorer by keyboard only, and axe on it: the owner's fresh project with qryn enabled through the API; the
-// View connected by typing the key:secret and Enter; every control of the explorer reachable by Tab with its focus
+// View read with the owner's sign-in; every control of the explorer reachable by Tab with its focus
 // visible and no trap (the editor does not keep Tab); a PromQL query typed into the editor and run with Shift+Enter;
 // Tab leaves the editor again; then axe finds no serious or critical violation on the explorer with its chart.
 import AxeBuilder from '@axe-core/playwright';
-import { enterAcme, freshAcmeProject } from './acme-session';
+import { enterAcme } from './acme-session';
 import { asRole, expect, test } from './fixtures';
+import { freshQrynProject } from './qryn-explorer-setup';
 import { expectFocusOn, expectTabCycle, tabTo } from './keyboard';
 
 test.describe('keyboard only, the qryn explorer', () => {
   test.use(asRole('owner'));
 
-  test('connects, runs a PromQL query from the editor and leaves it by Tab; axe finds nothing serious', async ({ page }) => {
+  test('opens with the sign-in, runs a PromQL query from the editor and leaves it by Tab; axe finds nothing serious', async ({ page }) => {
     test.setTimeout(180_000);
     const session = await enterAcme(page, 'keyboard');
-    const project = await freshAcmeProject(session, 'Explorer keys');
-    const [resource] = (await (await session.api('GET', `integrations/qryn/cloud/resources?project_id=${project.id}`)).json()) as { clickhouse_cluster_id: string }[];
-    const [region] = (await (await session.api('GET', 'integrations/qryn/writer-regions')).json()) as { code: string }[];
-    const enabled = await session.api('POST', `integrations/qryn?project_id=${project.id}`, { cluster_id: resource!.clickhouse_cluster_id, writer_region_code: region!.code, multi_org: false });
-    expect(enabled.status(), await enabled.text()).toBeLessThan(300);
-    const keys = (await enabled.json()) as { api_key: string; api_secret: string };
+    const { project } = await freshQrynProject(session, 'Explorer keys');
 
     await page.goto(`/${project.slug}/stack/qryn/view`);
-    await tabTo(page, /"Token or key:secret/);
-    await page.keyboard.type(`${keys.api_key}:${keys.api_secret}`);
-    await page.keyboard.press('Enter');
     await expect(page.getByRole('group', { name: 'Language' })).toBeVisible();
     await expectTabCycle(page);
 

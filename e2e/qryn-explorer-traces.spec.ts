@@ -5,8 +5,9 @@
 // returns to the results; the trace id in the log line is a link to the same waterfall.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { enterAcme, freshAcmeProject } from './acme-session';
+import { enterAcme } from './acme-session';
 import { asRole, expect, test } from './fixtures';
+import { freshQrynProject } from './qryn-explorer-setup';
 
 /** Serious and critical axe violations of a region of the page (WCAG 2.1 A/AA and best practice), named. */
 async function axeProblems(page: Page, selector: string): Promise<string[]> {
@@ -14,7 +15,6 @@ async function axeProblems(page: Page, selector: string): Promise<string[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
 const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'string' ? { stringValue: value } : { intValue: value } });
 
 async function post(page: Page, url: string, auth: string, data: unknown, expected: number) {
@@ -28,14 +28,7 @@ test.describe('qryn explorer traces as the owner', () => {
   test('a trace found by TraceQL opens its waterfall; a trace id in a log line links to it', async ({ page }) => {
     test.setTimeout(120_000);
     const session = await enterAcme(page);
-    const project = await freshAcmeProject(session, 'Explorer traces');
-    const [resource] = (await (await session.api('GET', `integrations/qryn/cloud/resources?project_id=${project.id}`)).json()) as { clickhouse_cluster_id: string }[];
-    const [region] = (await (await session.api('GET', 'integrations/qryn/writer-regions')).json()) as { code: string }[];
-    const enabled = await session.api('POST', `integrations/qryn?project_id=${project.id}`, { cluster_id: resource.clickhouse_cluster_id, writer_region_code: region.code, multi_org: false });
-    expect(enabled.status(), await enabled.text()).toBeLessThan(300);
-    const qryn = (await enabled.json()) as { api_key: string; api_secret: string };
-    const { url } = (await (await session.api('GET', `integrations/qryn/config?project_id=${project.id}`)).json()) as { url: string };
-    const auth = basic(qryn.api_key, qryn.api_secret);
+    const { project, url, basic: auth } = await freshQrynProject(session, 'Explorer traces');
 
     const run = Date.now().toString(36);
     const service = `checkout-${run}`;
@@ -79,8 +72,7 @@ test.describe('qryn explorer traces as the owner', () => {
     // A shared link to the TraceQL search; the View connects with key:secret and runs it.
     const query = `{ resource.service.name = "${service}" }`;
     await page.goto(`/${project.slug}/stack/qryn/view?language=traces&query=${encodeURIComponent(query)}`);
-    await page.getByLabel(/^Token or key:secret/).fill(`${qryn.api_key}:${qryn.api_secret}`);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByText('read with your sign-in')).toBeVisible();
 
     const traces = page.getByRole('region', { name: 'Traces' });
     const results = traces.getByRole('table', { name: 'Trace results' });

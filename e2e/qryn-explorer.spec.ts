@@ -1,28 +1,19 @@
 // The qryn explorer in the browser against the running platform, signed in through the real login page. The owner
 // enables qryn on a fresh Acme project through the API, pushes three metric series (InfluxDB line protocol, which the
-// gateway stores as Prometheus series) and log lines of two levels (Loki JSON), connects the View with key:secret,
-// types a PromQL query with the editor's completion of the instance's metric names and sees a chart of three series,
+// gateway stores as Prometheus series) and log lines of two levels (Loki JSON), opens the View (read with the owner's
+// sign-in), types a PromQL query with the editor's completion of the instance's metric names and sees a chart of three series,
 // runs a LogQL metric query that is drawn as a chart, and opens the shared address in a new tab: the same language,
-// query and chart. A read-only member explores with a read token someone gave them and cannot create tokens.
+// query and chart. A read-only member explores with their sign-in, or with a read token someone gave them kept in the
+// View's cookie, and cannot create tokens.
 import type { Browser, Page } from '@playwright/test';
-import { enterAcme, freshAcmeProject, type AcmeSession } from './acme-session';
+import { enterAcme, type AcmeSession } from './acme-session';
 import { storageStatePath } from './demo-accounts';
 import { asRole, expect, test } from './fixtures';
-
-const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+import { freshQrynProject } from './qryn-explorer-setup';
 
 async function json<T>(response: Awaited<ReturnType<AcmeSession['api']>>): Promise<T> {
   expect(response.status(), await response.text()).toBeLessThan(300);
   return (await response.json()) as T;
-}
-
-/** qryn enabled on the project through the API: the instance URL and its key and secret. */
-async function enableQryn(session: AcmeSession, projectId: number) {
-  const [resource] = await json<{ clickhouse_cluster_id: string }[]>(await session.api('GET', `integrations/qryn/cloud/resources?project_id=${projectId}`));
-  const [region] = await json<{ code: string }[]>(await session.api('GET', 'integrations/qryn/writer-regions'));
-  const keys = await json<{ api_key: string; api_secret: string }>(await session.api('POST', `integrations/qryn?project_id=${projectId}`, { cluster_id: resource!.clickhouse_cluster_id, writer_region_code: region!.code, multi_org: false }));
-  const config = await json<{ url: string }>(await session.api('GET', `integrations/qryn/config?project_id=${projectId}`));
-  return { url: config.url, key: keys.api_key, secret: keys.api_secret };
 }
 
 /** The editor's content element (CodeMirror's textbox) of the language shown. */
@@ -34,9 +25,8 @@ test.describe('the qryn explorer as the owner', () => {
   test('PromQL with completion draws its series, a LogQL metric query draws a chart, a shared address reopens the view', async ({ page, context }) => {
     test.setTimeout(180_000);
     const session = await enterAcme(page);
-    const project = await freshAcmeProject(session, 'Explorer');
-    const qryn = await enableQryn(session, project.id);
-    const auth = basic(qryn.key, qryn.secret);
+    const { project, ...qryn } = await freshQrynProject(session, 'Explorer');
+    const auth = qryn.basic;
 
     // Three metric series over the last two minutes, and log lines of two levels.
     const now = Date.now();
@@ -59,8 +49,9 @@ test.describe('the qryn explorer as the owner', () => {
     await page.goto(`/${project.slug}/stack/qryn`);
     await page.getByRole('navigation', { name: 'qryn' }).getByRole('link', { name: 'Explore' }).click();
     await expect(page).toHaveTitle('Observability qryn View');
-    await page.getByLabel(/^Token or key:secret/).fill(`${qryn.key}:${qryn.secret}`);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    // The owner's sign-in reads the instance: no credential to paste, no token to make first.
+    await expect(page.getByText('read with your sign-in')).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Connect' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Metrics (PromQL)' })).toHaveAttribute('aria-pressed', 'true');
 
     // PromQL: typing part of the metric name offers the instance's metric; Enter takes it, Shift+Enter runs.
@@ -132,13 +123,14 @@ async function ownerSession(browser: Browser) {
 test.describe('the qryn explorer as a read-only member', () => {
   test.use(asRole('viewer'));
 
-  test('explores with a read token given to them but cannot create tokens', async ({ page, browser }) => {
+  test('explores with their sign-in, or with a read token given to them, but cannot create tokens', async ({ page, browser }) => {
     test.setTimeout(120_000);
     // The owner makes a read token for Acme Production's instance (what a read-only member would be given).
     const owner = await ownerSession(browser);
     const projects = await json<{ id: number; name: string }[]>(await owner.session.api('GET', 'projects/'));
     const production = projects.find((p) => p.name === 'Acme Production')!;
     const created = await json<{ token: { token: string } }>(await owner.session.api('POST', 'integrations/qryn/tokens', { name: `explorer viewer ${Date.now()}`, scope: 'read', project_id: production.id }));
+    const config = await json<{ url: string }>(await owner.session.api('GET', `integrations/qryn/config?project_id=${production.id}`));
     await owner.context.close();
 
     const viewer = await enterAcme(page);
@@ -149,13 +141,28 @@ test.describe('the qryn explorer as a read-only member', () => {
     const nav = page.getByRole('navigation', { name: 'qryn' });
     await expect(nav.getByRole('link')).toHaveText(['Overview', 'Explore']);
     await nav.getByRole('link', { name: 'Explore' }).click();
-    await expect(page.getByRole('form', { name: 'Connect' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Create a read token for the View' })).toHaveCount(0);
-    await page.getByLabel(/^Token or key:secret/).fill(created.token.token);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    // The member's sign-in reads: no dead end at a credential form.
+    await expect(page.getByText('read with your sign-in')).toBeVisible();
     const promql = editor(page, 'PromQL');
     await promql.fill('vector(1)');
     await page.keyboard.press('Shift+Enter');
     await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Forget the credential' })).toHaveCount(0);
+
+    // A credential kept in the View's cookie for this instance is used instead, and can be forgotten; the form then
+    // offers the sign-in again, and no token button.
+    const origin = new URL(page.url()).origin;
+    await page.context().addCookies([{ name: 'organization_project', value: encodeURIComponent(JSON.stringify({ auth: created.token.token, url: config.url })), url: origin, secure: true, sameSite: 'Strict' }]);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Forget the credential' })).toBeVisible();
+    await expect(page.getByText('read with your sign-in')).toHaveCount(0);
+    await editor(page, 'PromQL').fill('vector(2)');
+    await page.keyboard.press('Shift+Enter');
+    await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible();
+    await page.getByRole('button', { name: 'Forget the credential' }).click();
+    await expect(page.getByRole('form', { name: 'Connect' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create a read token for the View' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Use my sign-in' }).click();
+    await expect(page.getByText('read with your sign-in')).toBeVisible();
   });
 });

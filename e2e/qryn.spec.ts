@@ -107,14 +107,13 @@ test.describe('qryn as the owner', () => {
     // Data has arrived: the onboarding card gives way.
     await expect(page.getByRole('region', { name: 'Send your first data' })).toHaveCount(0);
 
-    // qryn View from the Overview's side card: the pasted key:secret goes into the organization_project cookie; in
-    // the explorer's Logs, the label browser lists the pushed stream and builds its selector, the query shows the line,
-    // the CSV export is built in the browser.
+    // qryn View from the Overview's side card: it reads with the owner's sign-in (nothing pasted, nothing written to
+    // the organization_project cookie); in the explorer's Logs, the label browser lists the pushed stream and builds
+    // its selector, the query shows the line, the CSV export is built in the browser.
     await page.getByRole('link', { name: 'qryn View' }).click();
     await expect(page).toHaveURL(new RegExp(`/${slug}/stack/qryn/view$`));
     await expect(page).toHaveTitle('Observability qryn View');
-    await page.getByLabel(/^Token or key:secret/).fill(`${apiKey}:${apiSecret}`);
-    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByText('read with your sign-in')).toBeVisible();
     await page.getByRole('button', { name: 'Logs (LogQL)' }).click();
     const labelBrowser = page.getByRole('region', { name: 'Label browser' });
     await labelBrowser.getByLabel('Label').selectOption('job');
@@ -124,16 +123,14 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByRole('textbox', { name: 'Query (LogQL)' })).toHaveText('{job="curl-example"}');
     await page.getByRole('button', { name: 'Run query' }).click();
     await expect(page.getByRole('region', { name: 'Logs' })).toContainText('Hello from curl');
-    const cookie = (await page.context().cookies()).find((c) => c.name === 'organization_project');
-    expect(cookie).toMatchObject({ path: '/', secure: true });
-    expect(JSON.parse(decodeURIComponent(cookie!.value))).toEqual({ auth: `${apiKey}:${apiSecret}`, url });
+    expect((await page.context().cookies()).find((c) => c.name === 'organization_project')).toBeUndefined();
     const [viewCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(viewCsv.suggestedFilename()).toBe('YourData.csv');
     const exported = (await readFile((await viewCsv.path())!, 'utf8')).trim().split('\n');
     expect(exported[0]).toBe('Time,Labels,Line');
     expect(exported).toHaveLength(2);
     expect(exported[1]).toMatch(/^\d{4}-\d\d-\d\dT[^,]+,"\{job=""curl-example"", level=""info""\}",Hello from curl$/);
-    // A reload connects with the cookie's credential, no form to fill, and reopens the query from the address.
+    // A reload connects with the sign-in again, no form to fill, and reopens the query from the address.
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Query (LogQL)' })).toHaveText('{job="curl-example"}');
     await expect(page.getByRole('form', { name: 'Connect' })).toHaveCount(0);

@@ -20,6 +20,7 @@ import {
   countAccountProjectsForUpdate,
   createProject,
   deleteProject,
+  findProjectAccount,
   findVisibleProject,
   listProjectUsers,
   listVisibleProjects,
@@ -83,6 +84,17 @@ export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void 
       sendJsonText(res, 200, json);
     },
   );
+
+  // The account a project lives in, whatever account the token is in: a shared address of an organization's project
+  // opens in that organization (the console switches to it) instead of "We could not find this project".
+  router.add('GET', 'projects/:id/account', async ({ res, params }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const projectId = Number(params.id);
+    if (!Number.isSafeInteger(projectId) || projectId <= 0) throw badRequest('Invalid project id', 'The project id must be a positive integer.');
+    const account = await findProjectAccount(ctx.db, caller.userId, projectId);
+    if (!account) throw notFound(`We could not find project ${projectId} among your projects.`);
+    sendJson(res, 200, { organization_id: account.organization_id });
+  });
 
   router.add('POST', 'projects', async ({ req, res }, scope) => {
     const caller = requireCaller(await scope.caller());

@@ -17,3 +17,30 @@ export function clearAccountMode(): void {
   removeStorage('local', STORAGE_KEYS.organizationId);
   removeStorage('session', STORAGE_KEYS.organizationLogin);
 }
+
+/** A switch for a shared address not answered by the project within this time is not tried again (no reload loop). */
+const FOLLOW_RETRY_MS = 30_000;
+
+/**
+ * A shared address of a project in another account (an organization's project opened in the personal account): the
+ * organization to switch to, or undefined to stay. A switch just made for the same project that did not bring it
+ * (the exchange was refused) is not made again for a while; one that brought it is forgotten (forgetFollowedProject).
+ */
+export function accountToFollow(input: { projectId: number; current: number | null; holder: number | null | undefined; nowMs?: number }): number | null | undefined {
+  if (input.holder === undefined || input.holder === input.current) return undefined;
+  const [project, at] = (readStorage('session', STORAGE_KEYS.followedProject) ?? '').split('@');
+  if (project === String(input.projectId) && (input.nowMs ?? Date.now()) - Number(at) < FOLLOW_RETRY_MS) return undefined;
+  return input.holder;
+}
+
+/** Switches the tab to the account holding a shared project: remembered, then the page loads again in that account. */
+export function followProjectAccount(projectId: number, organizationId: number | null): void {
+  writeStorage('session', STORAGE_KEYS.followedProject, `${projectId}@${Date.now()}`);
+  persistAccountMode(organizationId);
+  globalThis.location.reload();
+}
+
+/** The shared project opened in its account: a later address of it may switch again. */
+export function forgetFollowedProject(): void {
+  removeStorage('session', STORAGE_KEYS.followedProject);
+}

@@ -14,6 +14,8 @@ export const STORAGE_KEYS = {
   returnPath: 'returnPath',
   /** sessionStorage: set before reloading after a failed chunk load, to avoid reload loops. */
   chunkReload: 'chunkReloadAt',
+  /** sessionStorage: `{projectId}@{ms}` of the last switch to a shared project's account, so a refused one is not repeated. */
+  followedProject: 'followedProject',
 } as const;
 
 type Area = 'local' | 'session';

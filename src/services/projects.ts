@@ -1,5 +1,5 @@
 import { MessageResponse } from '../../contract/common';
-import { CreateProjectResponse, ProjectUserList } from '../../contract/projects';
+import { CreateProjectResponse, ProjectAccount, ProjectUserList } from '../../contract/projects';
 import { http } from './http';
 
 export function createProject(input: { name: string }) {
@@ -19,4 +19,9 @@ export function addProjectUser(input: { projectId: number; userId: string }) {
 /** Deletes the project, its team and its integrations (spec: DELETE projects?project_id=). */
 export function deleteProject(projectId: number) {
   return http.delete('projects', MessageResponse, { searchParams: { project_id: projectId } });
+}
+
+/** The account that holds a project the user can see (GET projects/{id}/account): a shared address's organization. */
+export function projectAccount(projectId: number) {
+  return http.get(`projects/${projectId}/account`, ProjectAccount);
 }

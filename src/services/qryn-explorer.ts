@@ -1,11 +1,11 @@
 // The qryn explorer's reads for the shell and the metrics (docs/qryn.md "qryn explorer"): Prometheus query and
 // query_range, label names and values, series and metadata; Loki label names and values (for autocomplete and the
 // label browser) and query_range of LogQL *metric* queries; Tempo's tag names and values (for TraceQL completion).
-// Every call goes from the browser straight to the instance URL with the View's credential (never the console's
-// sign-in); a refused credential is an ExplorerRequestError with status 401/403 that the shell turns back into the
+// Every call goes from the browser straight to the instance URL with the member's sign-in or the View's credential
+// (authorizationFor); a refusal is an ExplorerRequestError with status 401/403 that the shell turns back into the
 // credential form. Also the pure helpers around them: result tables, chart series, the auto step and server error
 // positions.
-import { authorizationHeader } from './qryn-view';
+import { authorizationFor } from './qryn-view';
 
 export const EXPLORER_UNREACHABLE_MESSAGE = 'The qryn instance could not be reached. Please try again.';
 export const EXPLORER_REFUSED_MESSAGE = 'The instance refused this credential. Paste a valid token or key:secret.';
@@ -26,8 +26,8 @@ export interface ExplorerTarget {
 }
 
 /** The headers of every read: the credential, and x-qryn-view so that a 401 brings no browser login prompt. */
-export function explorerHeaders(auth: string): Record<string, string> {
-  return { authorization: authorizationHeader(auth), 'x-qryn-view': '1' };
+export async function explorerHeaders(auth: string): Promise<Record<string, string>> {
+  return { authorization: await authorizationFor(auth), 'x-qryn-view': '1' };
 }
 
 async function read<T>(target: ExplorerTarget, path: string, params: Record<string, string | string[]>, signal?: AbortSignal): Promise<T> {
@@ -35,7 +35,7 @@ async function read<T>(target: ExplorerTarget, path: string, params: Record<stri
   for (const [k, v] of Object.entries(params)) for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, one);
   let response: Response;
   try {
-    response = await fetch(url, { headers: explorerHeaders(target.auth), signal });
+    response = await fetch(url, { headers: await explorerHeaders(target.auth), signal });
   } catch (error) {
     // A cancelled read stays a cancellation (the machine dropped it for a newer query).
     if ((error as { name?: string } | null)?.name === 'AbortError') throw error;

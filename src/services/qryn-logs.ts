@@ -2,8 +2,8 @@
 // (Loki query_range for the lines plus the volume-by-level query Grafana's Explore sends), the lines around one line
 // ("show context"), the live tail's WebSocket address and credential, and the pure helpers the logs panel draws
 // with: level detection, trace ids in lines, json/logfmt fields, and the query edits of "filter for / filter out".
-// Every call carries the View's credential (authorizationHeader) and x-qryn-view, never the console's sign-in.
-import { authorizationHeader, type ViewTable } from './qryn-view';
+// Every call carries the View's credential or the member's sign-in (authorizationFor) and x-qryn-view.
+import { authorizationFor, authorizationHeader, type ViewTable } from './qryn-view';
 
 export interface LogsRange {
   /** Epoch milliseconds. */
@@ -34,7 +34,7 @@ export async function instanceRead<T>(instanceUrl: string, auth: string, path: s
   let response: Response;
   try {
     // x-qryn-view: a refusal then has no WWW-Authenticate, so the browser shows no login prompt of its own.
-    response = await fetcher(url.toString(), { headers: { authorization: authorizationHeader(auth), 'x-qryn-view': '1' }, signal });
+    response = await fetcher(url.toString(), { headers: { authorization: await authorizationFor(auth), 'x-qryn-view': '1' }, signal });
   } catch (error) {
     if ((error as { name?: string } | null)?.name === 'AbortError') throw error;
     throw new InstanceReadError(UNREACHABLE_MESSAGE, 0);
@@ -516,12 +516,17 @@ function base64Url(text: string): string {
  * answers with `loki-tail` only). The query and limits go in the URL as Loki has them.
  */
 export function tailSocket(instanceUrl: string, auth: string, query: string, startMs: number, limit = 100): { url: string; protocols: string[] } {
+  return tailSocketWith(instanceUrl, authorizationHeader(auth), query, startMs, limit);
+}
+
+/** As tailSocket, with the Authorization value already resolved (the sign-in's token: authorizationFor). */
+export function tailSocketWith(instanceUrl: string, authorization: string, query: string, startMs: number, limit = 100): { url: string; protocols: string[] } {
   const base = new URL(`${instanceUrl.replace(/\/$/, '')}/loki/api/v1/tail`, globalThis.location?.origin ?? 'http://localhost');
   base.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
   base.searchParams.set('query', query);
   base.searchParams.set('start', nsOfMs(startMs));
   base.searchParams.set('limit', String(limit));
-  return { url: base.toString(), protocols: [TAIL_PROTOCOL, `${TAIL_AUTH_PREFIX}${base64Url(authorizationHeader(auth))}`] };
+  return { url: base.toString(), protocols: [TAIL_PROTOCOL, `${TAIL_AUTH_PREFIX}${base64Url(authorization)}`] };
 }
 
 /** One tail frame's lines, oldest first (the order the frame has them). */

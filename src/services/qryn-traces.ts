@@ -24,6 +24,13 @@ export interface TraceHit {
 
 export const DEFAULT_TRACE_LIMIT = 50;
 
+/** The search's status line: a full page says it stopped at the limit rather than that this is all there is. */
+export function tracesFoundText(count: number, limit = DEFAULT_TRACE_LIMIT): string {
+  if (count === 0) return 'No traces matched in this time range.';
+  if (count >= limit) return `The first ${count} traces found (the limit of ${limit}; narrow the query or the range for others).`;
+  return `${count} ${count === 1 ? 'trace' : 'traces'} found.`;
+}
+
 interface SearchAnswer {
   traces?: { traceID: string; rootServiceName?: string; rootTraceName?: string; startTimeUnixNano?: string; durationMs?: number; spanSet?: { matched?: number }; spanSets?: { matched?: number }[] }[];
 }

@@ -2,7 +2,9 @@
 // credential (`auth`: a token or key:secret) and the instance URL (`url`), set client-side (secure, path /), the
 // Authorization header the explorer's reads send with it (src/services/qryn-explorer.ts, qryn-logs.ts,
 // qryn-traces.ts), and the results' CSV/JSON export. Those reads go to the instance URL with the instance's
-// credential, never with the console's sign-in (a refused credential is the View's to handle, not a logout).
+// credential or with the member's sign-in (SESSION_AUTH: the console's access token, which the gateway accepts for
+// the project's members); a refusal is the View's to handle, not a logout.
+import { getAccessToken } from './auth';
 
 export const VIEW_COOKIE = 'organization_project';
 
@@ -45,6 +47,20 @@ export function writeViewCookie(credential: ViewCredential, jar: CookieJar = doc
 
 export function clearViewCookie(jar: CookieJar = document): void {
   jar.cookie = `${VIEW_COOKIE}=; Path=/; Secure; SameSite=Strict; Max-Age=0`;
+}
+
+/** The View's credential meaning "the console's sign-in": never a token (those start qt_) nor key:secret. */
+export const SESSION_AUTH = '@session';
+
+/**
+ * The Authorization header of a read: the sign-in's current access token (refreshed first when it is about to
+ * expire), or the credential's header. Without a token (the sign-in ended) the header is empty and the gateway's 401
+ * leads the View back to its form.
+ */
+export async function authorizationFor(auth: string): Promise<string> {
+  if (auth !== SESSION_AUTH) return authorizationHeader(auth);
+  const token = await getAccessToken();
+  return token ? `Bearer ${token}` : '';
 }
 
 /** key:secret goes as HTTP basic, anything else as a bearer token (the gateway accepts both: docs/qryn.md). */

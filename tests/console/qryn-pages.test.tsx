@@ -201,3 +201,21 @@ describe('titles, tiers and warnings', () => {
     expect(DRILLDOWN_WARNING(true)).toMatch(/disables it on the server side/);
   });
 });
+
+describe('Overview snippets', () => {
+  it('say what to use in place of a secret that was not kept: a write token, made on Auth Tokens', async () => {
+    const { MemoryRouter } = await import('react-router');
+    const { SecretHint } = await import('../../src/views/stack/qryn/qryn-overview-view');
+    render(
+      <MemoryRouter>
+        <p>
+          <SecretHint projectSlug="acme-1" />
+        </p>
+      </MemoryRouter>,
+    );
+    const hint = screen.getByText(/Did not keep it\?/).closest('p')!;
+    expect(hint.textContent).toContain('YOUR_API_SECRET');
+    expect(hint.textContent).toContain("with the write scope and put it in the secret's place");
+    expect(within(hint).getByRole('link', { name: 'Create a token' }).getAttribute('href')).toBe('/acme-1/stack/qryn/auth');
+  });
+});

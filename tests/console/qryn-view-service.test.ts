@@ -1,7 +1,7 @@
 // The qryn View's browser side (spec 001 §7 Other): the organization_project cookie (auth and url, secure, path /),
 // the credential's Authorization header, and the exports built in the browser.
 import { describe, expect, it } from 'vitest';
-import { authorizationHeader, clearViewCookie, readViewCookie, tableCsv, tableJson, viewCredentialFor, writeViewCookie, VIEW_COOKIE } from '../../src/services/qryn-view';
+import { authorizationFor, authorizationHeader, clearViewCookie, SESSION_AUTH, readViewCookie, tableCsv, tableJson, viewCredentialFor, writeViewCookie, VIEW_COOKIE } from '../../src/services/qryn-view';
 
 /** A cookie jar that keeps what document.cookie would keep (name=value) and records the attributes written. */
 function jar() {
@@ -44,6 +44,12 @@ describe('the View cookie', () => {
   it('key:secret goes as basic auth, a token as bearer', () => {
     expect(authorizationHeader('qk_a:qs_b')).toBe(`Basic ${btoa('qk_a:qs_b')}`);
     expect(authorizationHeader('qt_token')).toBe('Bearer qt_token');
+  });
+
+  it('a read resolves a credential to its header, and the sign-in to no header while no one is signed in', async () => {
+    expect(await authorizationFor('qk_a:qs_b')).toBe(`Basic ${btoa('qk_a:qs_b')}`);
+    expect(await authorizationFor('qt_token')).toBe('Bearer qt_token');
+    expect(await authorizationFor(SESSION_AUTH)).toBe('');
   });
 });
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// Model-based test of the qryn explorer's shell (connect with a credential or a new read token, explore, a refused
-// credential back to the form): every generated path is replayed on a real actor with the token and credential check
+// Model-based test of the qryn explorer's shell (connect with the member's sign-in, a credential or a new read token,
+// explore, a refused sign-in or credential back to the form): every generated path is replayed on a real actor with the token and credential check
 // as controlled doubles, and through the screen (the credential form, then the explorer: language switch, editor,
 // time range, label browser). A second model starts as a read-only member, who may connect and explore but gets no
 // token button and is refused one.
@@ -11,6 +11,7 @@ import { MemoryRouter } from 'react-router';
 import { expect, vi } from 'vitest';
 import type { Actor } from 'xstate';
 import { CREDENTIAL_REQUIRED_MESSAGE, READ_ONLY_TOKEN_MESSAGE, qrynExplorerMachine, type QrynExplorerMachine } from '../../src/machines/qryn-explorer/qryn-explorer.machine';
+import { SESSION_AUTH } from '../../src/services/qryn-view';
 import { ExplorerShell } from '../../src/views/stack/qryn/explorer/explorer-shell';
 import { CredentialForm } from '../../src/views/stack/qryn/qryn-view-page';
 import { installDomStubs } from '../console/organization/dom-stubs';
@@ -34,6 +35,7 @@ const events = {
     { type: 'explorer.connect', auth: 'qk_key:qs_secret' },
     { type: 'explorer.connect', auth: '   ' },
   ],
+  'explorer.useSession': [{ type: 'explorer.useSession' }],
   'explorer.createToken': [{ type: 'explorer.createToken' }],
   'explorer.disconnect': [{ type: 'explorer.disconnect' }],
   'explorer.refused': [{ type: 'explorer.refused', message: 'This token may only push.' }],
@@ -54,9 +56,11 @@ const states = {
     expect(s.context.readOnly).toBe(false);
     expect(s.context.credentialError).toBeNull();
   },
-  connecting: (s) => expect(['qk_key:qs_secret', 'qt_view_token']).toContain(s.context.auth),
+  connecting: (s) => expect(['qk_key:qs_secret', 'qt_view_token', SESSION_AUTH]).toContain(s.context.auth),
   connected: (s) => {
-    expect(remembered.at(-1)).toBe(s.context.auth);
+    // The sign-in is never written to the cookie; a credential is.
+    expect(remembered).not.toContain(SESSION_AUTH);
+    if (s.context.auth !== SESSION_AUTH) expect(remembered.at(-1)).toBe(s.context.auth);
     expect(s.context.credentialError).toBeNull();
   },
 } satisfies ModelStates<typeof machine>;
@@ -77,7 +81,7 @@ function Harness({ actor }: { actor: Actor<QrynExplorerMachine> }) {
             target={{ url: 'http://qryn.test/qryn/abc', auth }}
             sources={sources}
             panels={panels}
-            onDisconnect={() => actor.send({ type: 'explorer.disconnect' })}
+            onDisconnect={auth === SESSION_AUTH ? undefined : () => actor.send({ type: 'explorer.disconnect' })}
             onCredentialRefused={(message) => actor.send({ type: 'explorer.refused', message })}
           />
         ) : (
@@ -102,7 +106,14 @@ const viewEvents = {
     if (snapshot.context.readOnly) actor.send({ type: 'explorer.createToken' });
     else await user.click(button(screen, 'Create a read token for the View'));
   },
-  'explorer.disconnect': ({ screen, user }) => user.click(button(screen, 'Forget the credential')),
+  'explorer.useSession': ({ screen, user }) => user.click(button(screen, 'Use my sign-in')),
+  // With the sign-in there is no credential to forget (no button): the event can only come from elsewhere.
+  'explorer.disconnect': async ({ screen, user, snapshot, actor }) => {
+    if (snapshot.context.auth === SESSION_AUTH) {
+      expect(screen.queryByRole('button', { name: 'Forget the credential' })).toBeNull();
+      actor.send({ type: 'explorer.disconnect' });
+    } else await user.click(button(screen, 'Forget the credential'));
+  },
   // A panel's read answered 401/403: the panel reports it (tests/model/qryn-explorer-metric-query.test.tsx).
   'explorer.refused': 'send-to-actor',
 } satisfies ViewEvents<typeof machine>;
@@ -118,6 +129,7 @@ const viewStates = {
   creatingToken: ({ screen }) => expect(button(screen, 'Connect').disabled).toBe(true),
   connecting: ({ screen, snapshot }) => {
     expect(button(screen, 'Connect').disabled).toBe(true);
+    expect(button(screen, 'Use my sign-in').disabled).toBe(true);
     if (!snapshot.context.readOnly) expect(button(screen, 'Create a read token for the View').disabled).toBe(true);
   },
   connected: async ({ screen }) => {

@@ -5,6 +5,7 @@
 // traces panel shows the waterfall of the traceId it is given.
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogsPanel } from '../../src/views/stack/qryn/explorer/logs/logs-panel';
 import { TracesPanel } from '../../src/views/stack/qryn/explorer/traces/traces-panel';
@@ -51,9 +52,10 @@ describe('LogsPanel', () => {
     const onQueryChange = vi.fn();
     const onOpenTrace = vi.fn();
     const user = userEvent.setup();
-    render(<LogsPanel {...baseProps} runId={1} onQueryChange={onQueryChange} onOpenTrace={onOpenTrace} onCredentialRefused={() => undefined} />);
+    // The panel reads its Line limit from the explorer's address.
+    render(<LogsPanel {...baseProps} runId={1} onQueryChange={onQueryChange} onOpenTrace={onOpenTrace} onCredentialRefused={() => undefined} />, { wrapper: MemoryRouter });
     const list = await screen.findByRole('list', { name: 'Log lines' });
-    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^Log volume: 1 lines in 1 steps of 60s: 1 error\.$/);
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^Log volume: 1 line in 1 step of 60s: 1 error\.$/);
     expect(calls.map((c) => c.url.searchParams.get('query'))).toEqual(['{job="app"}', 'sum by (level) (count_over_time({job="app"} | drop __error__ [60s]))']);
     const items = within(list).getAllByRole('listitem');
     expect(items.map((li) => li.getAttribute('data-level'))).toEqual(['unknown', 'error']);
@@ -82,7 +84,7 @@ describe('LogsPanel', () => {
     const calls = fakeFetch((url) => (url.searchParams.get('query') === '{job="slow"}' ? new Promise<Response>((resolve) => (release = resolve)) : new Response('The credentials are not valid for this instance.', { status: 401 })));
     const refused = vi.fn();
     const props = { ...baseProps, onQueryChange: () => undefined, onOpenTrace: () => undefined, onCredentialRefused: refused };
-    const { rerender } = render(<LogsPanel {...props} query={'{job="slow"}'} runId={1} />);
+    const { rerender } = render(<LogsPanel {...props} query={'{job="slow"}'} runId={1} />, { wrapper: MemoryRouter });
     await waitFor(() => expect(calls).toHaveLength(2));
     rerender(<LogsPanel {...props} query={'{job="app"}'} runId={2} />);
     await waitFor(() => expect(refused).toHaveBeenCalledTimes(1));

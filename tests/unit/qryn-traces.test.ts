@@ -2,7 +2,7 @@
 // OTLP JSON as spans, the waterfall layout (nesting, order, shared time axis, service colours), durations, and the
 // reads against a fake fetch.
 import { describe, expect, it } from 'vitest';
-import { formatDuration, layoutWaterfall, readTrace, searchTraces, sortHits, spansOf, type TraceHit, type TraceSpan } from '../../src/services/qryn-traces';
+import { formatDuration, layoutWaterfall, readTrace, searchTraces, sortHits, spansOf, tracesFoundText, type TraceHit, type TraceSpan } from '../../src/services/qryn-traces';
 
 const span = (id: string, parent: string | null, startMs: number, durationMs: number, service = 'api', name = id): TraceSpan => ({
   spanId: id,
@@ -145,5 +145,14 @@ describe('durations', () => {
     expect(formatDuration(250)).toBe('250ms');
     expect(formatDuration(1250)).toBe('1.25s');
     expect(formatDuration(125_000)).toBe('2m 5s');
+  });
+});
+
+describe('the search status line', () => {
+  it('counts what was found, and says a full page stopped at the limit', () => {
+    expect(tracesFoundText(0)).toBe('No traces matched in this time range.');
+    expect(tracesFoundText(1)).toBe('1 trace found.');
+    expect(tracesFoundText(49)).toBe('49 traces found.');
+    expect(tracesFoundText(50)).toBe('The first 50 traces found (the limit of 50; narrow the query or the range for others).');
   });
 });

@@ -72,6 +72,23 @@ export async function findVisibleProject(db: Queryable, viewer: Viewer, projectI
   return rows[0];
 }
 
+/**
+ * The account that holds a project the user can see in it: its organization's id, or null for the user's personal
+ * project; undefined when the user sees it in no account (a shared address opened by someone else).
+ */
+export async function findProjectAccount(db: Queryable, userId: string, projectId: number): Promise<{ organization_id: number | null } | undefined> {
+  const rows = await db.query<{ organization_id: number | null }>(
+    `SELECT p.organization_id FROM projects p
+      WHERE p.id = $2 AND (
+        (p.organization_id IS NULL AND p.user_id = $1)
+        OR EXISTS (SELECT 1 FROM organization_members m
+                    WHERE m.organization_id = p.organization_id AND m.user_id = $1
+                      AND (m.all_projects OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.project_id = p.id AND pm.user_id = $1))))`,
+    [userId, projectId],
+  );
+  return rows[0];
+}
+
 export async function createProject(
   db: Queryable,
   project: { name: string; organizationId: number | null; userId: string; billingAccountId: number | null },

@@ -15,6 +15,7 @@ import {
   type Access, type ReadApi, type ReadRequest, type Scope,
 } from './gateway-http';
 import { createGatewayGuards, gatewayLimits, type GatewayLimits } from './gateway-limits';
+import { SESSION_BEARER, type SessionAuthenticator } from './gateway-session';
 import { lokiApi, lokiQueryLimits } from './loki-api';
 import { createStoredBytesQuota, measureStoredBytes } from './stored-bytes';
 import { lokiMetadataApi } from './loki-metadata-api';
@@ -28,7 +29,8 @@ import { tempoApi } from './tempo-api';
 //   {PUBLIC_URL}/qryn/{instanceId}/loki/api/v1/push, …/api/v1/prom/remote/write, …/api/v1/query_range, …
 // Authentication (docs/qryn.md): HTTP basic with the API key and secret (read and write); or a scoped token as
 // `Authorization: Bearer <token>`, `Authorization: Token <token>` (InfluxDB clients), or basic auth with any user
-// name and the token as password (Grafana datasources). Write paths need the write scope, read paths the read scope.
+// name and the token as password (Grafana datasources); or the console's sign-in (gateway-session.ts), once the
+// platform's API has handed the gateway its session check. Write paths need the write scope, read paths the read scope.
 
 export const GATEWAY_PREFIX = '/qryn';
 
@@ -80,6 +82,7 @@ export function createGateway(deps: GatewayDeps) {
   const knownGood = new Map<string, number>();
   const accessCache = new Map<string, { until: number; access: Access | null }>();
   const lookupCache = new Map<string, { until: number; value: unknown }>();
+  let sessions: SessionAuthenticator | undefined;
 
   /**
    * The server-side cache (docs/qryn.md): with the instance's switch on, label names, label values and series
@@ -114,6 +117,18 @@ export function createGateway(deps: GatewayDeps) {
     // login prompt of its own (the View asks for the credential itself).
     const challenge: Record<string, string> = req.headers['x-qryn-view'] ? {} : { 'www-authenticate': 'Basic realm="qryn"' };
     if (!header) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.', challenge);
+    // The console's access token: verified and cached by the API's caller resolver, not throttled as a guess (a
+    // signed token cannot be guessed), and only on a path that names the instance.
+    if (sessions && SESSION_BEARER.test(header)) {
+      const instance = instanceId === undefined ? undefined : await findInstance(deps.db, instanceId);
+      if (!instance) throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
+      try {
+        return await sessions(req, instance);
+      } catch (error) {
+        if (error instanceof HttpError && error.status === 401) throw new HttpError(401, error.message, challenge);
+        throw error;
+      }
+    }
     const key = `${instanceId ?? ''}|${hashSecret(header)}`;
     // Failed sign-ins are counted per credential (the API key, or the instance for tokens) and per address; past
     // the allowance only credentials that signed in lately get through until the window ends.
@@ -305,6 +320,10 @@ export function createGateway(deps: GatewayDeps) {
     limits: guards.limits,
     /** The stored-bytes quota's last measure per instance (undefined before the first push measured it). */
     storedBytes: storedBytes.stored,
+    /** Accepts the console's sign-in from now on (the API's caller resolver and membership rules). */
+    acceptSessions(authenticator: SessionAuthenticator): void {
+      sessions = authenticator;
+    },
     /** Authenticates a request as every gateway read is (the live tail's WebSocket upgrade): read scope required. */
     async authorizeRead(req: IncomingMessage, instanceId: string): Promise<Access> {
       const access = await authenticate(req, instanceId);

@@ -11,6 +11,7 @@ import { createLiveTail, type LiveTail } from './loki-tail';
 import { createWriter, type Writer } from './ingest/writer';
 import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertToken, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
 import { registerQrynRoutes } from './qryn-routes';
+import { sessionAuthenticator } from './gateway-session';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
 import { StorageError, storageClient, type StorageClient } from './storage-client';
@@ -250,6 +251,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
 
     registerRoutes(router, ctx) {
       registerQrynRoutes(router, ctx, backend);
+      gateway.acceptSessions(sessionAuthenticator(ctx));
     },
 
     async start() {

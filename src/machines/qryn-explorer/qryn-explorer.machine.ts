@@ -1,17 +1,20 @@
 /**
  * The qryn explorer's shell (spec 001 §2 'qryn View'; §7 Other: the organization_project cookie with auth and url):
- * connect to the instance's read side with a credential, then explore it (the query, range and results live in the
- * address and in the panels' own machines).
+ * connect to the instance's read side with the member's sign-in or a credential, then explore it (the query, range
+ * and results live in the address and in the panels' own machines).
  * States:
- * - disconnected   the credential form (a token or key:secret, or 'Create a read token for the View'); errors here
+ * - disconnected   the credential form ('Use my sign-in', a token or key:secret, or 'Create a read token'); errors here
  * - creatingToken  POST tokens (name 'qryn View', scope read); its token becomes the credential
- * - connecting     the credential is tried on the instance (Loki labels); on success the cookie is written
+ * - connecting     the sign-in or the credential is tried on the instance (Loki labels); a credential is then kept in the cookie
  * - connected      the explorer: language switch, editor, label browser, time range, refresh and the results panel
- * A read-only member may explore with a credential someone gave them but not create a token (the console's API
- * refuses it too). A credential refused later (keys rotated, token deleted), reported by any panel, leads back to
- * disconnected with the instance's reason and the cookie forgotten.
+ * The page starts with the sign-in (explorer.useSession): the gateway lets the project's members read with it, their
+ * role deciding, so nothing has to be made first. A read-only member may also explore with a credential someone gave
+ * them but not create a token (the console's API refuses it too). A sign-in or credential refused later (keys
+ * rotated, token deleted, membership ended), reported by any panel, leads back to disconnected with the instance's
+ * reason and the cookie forgotten.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { SESSION_AUTH } from '../../services/qryn-view';
 import { errorMessage } from '../error-message';
 
 export const VIEW_TOKEN_NAME = 'qryn View';
@@ -28,6 +31,7 @@ export interface QrynExplorerContext {
 
 export type QrynExplorerEvent =
   | { type: 'explorer.connect'; auth: string }
+  | { type: 'explorer.useSession' }
   | { type: 'explorer.createToken' }
   | { type: 'explorer.disconnect' }
   | { type: 'explorer.refused'; message: string };
@@ -49,6 +53,7 @@ const base = setup({
   guards: {
     credentialGiven: ({ event }) => event.type === 'explorer.connect' && event.auth.trim() !== '',
     mayCreateToken: ({ context }) => !context.readOnly,
+    usesSession: ({ context }) => context.auth === SESSION_AUTH,
   },
 });
 
@@ -63,6 +68,7 @@ export const qrynExplorerMachine = base.createMachine({
           { guard: 'credentialGiven', target: 'connecting', actions: assign({ auth: ({ event }) => event.auth.trim(), credentialError: null }) },
           { actions: assign({ credentialError: CREDENTIAL_REQUIRED_MESSAGE }) },
         ],
+        'explorer.useSession': { target: 'connecting', actions: assign({ auth: SESSION_AUTH, credentialError: null }) },
         'explorer.createToken': [{ guard: 'mayCreateToken', target: 'creatingToken', actions: assign({ credentialError: null }) }, { actions: assign({ credentialError: READ_ONLY_TOKEN_MESSAGE }) }],
       },
     },
@@ -79,7 +85,8 @@ export const qrynExplorerMachine = base.createMachine({
         id: 'checkCredential',
         src: 'checkCredential',
         input: ({ context }) => ({ auth: context.auth ?? '' }),
-        onDone: { target: 'connected', actions: { type: 'rememberCredential', params: ({ context }) => ({ auth: context.auth ?? '' }) } },
+        // The sign-in is the console's own: only a credential is kept in the cookie.
+        onDone: [{ guard: 'usesSession', target: 'connected' }, { target: 'connected', actions: { type: 'rememberCredential', params: ({ context }) => ({ auth: context.auth ?? '' }) } }],
         onError: {
           target: 'disconnected',
           actions: [assign({ auth: null, credentialError: ({ event }) => errorMessage(event.error, VIEW_CONNECT_FAILED_MESSAGE) }), 'forgetCredential'],

@@ -181,6 +181,22 @@ function IngestionStatsCard({ projectId }: { projectId: number }) {
 /** Anything stored or ingested this month: the instance has received data. */
 export const hasStoredData = (m: QrynMetricsData) => m.dataBytes > 0 || m.bytesCount > 0 || m.logsRows + m.metricsRows + m.tracesRows > 0 || m.metricsAndLogsCount > 0 || m.tracesCount > 0;
 
+/**
+ * The secret is shown once (enable, rotation) and stored hashed: an owner who did not keep it follows the examples
+ * with a write token in its place, which the gateway takes as the password of any user name (docs/qryn.md).
+ */
+export function SecretHint({ projectSlug }: { projectSlug: string }) {
+  return (
+    <>
+      Replace <code>{SECRET_PLACEHOLDER}</code> with the API secret you kept when qryn was enabled or the keys were rotated. Did not keep it?{' '}
+      <Link to={`/${projectSlug}/stack/qryn/auth`} className={css({ color: 'accent.text', textDecoration: 'underline' })}>
+        Create a token
+      </Link>{' '}
+      with the write scope and put it in the secret's place: the instance takes a token as the password of the API key.
+    </>
+  );
+}
+
 /** The Overview's snippet tabs: one runnable example per kind, as on the Data Ingestion pages. */
 function SnippetTabs({ config, projectSlug }: { config: QrynConfigData; projectSlug: string }) {
   const input = { url: config.url, apiKey: config.apiKey ?? '', apiSecret: SECRET_PLACEHOLDER };
@@ -191,7 +207,7 @@ function SnippetTabs({ config, projectSlug }: { config: QrynConfigData; projectS
     { value: 'telemetry', label: 'Telemetry Ingestion', example: snippet('telemetry--curl'), more: 'telemetry--curl' },
   ];
   return (
-    <Card title="Send your first data" description={`Replace ${SECRET_PLACEHOLDER} with the API secret you kept when qryn was enabled or the keys were rotated.`}>
+    <Card title="Send your first data" description={<SecretHint projectSlug={projectSlug} />}>
       <Tabs
         aria-label="Ingestion snippets"
         items={items.map((item) => ({

@@ -1,6 +1,8 @@
-// The qryn View (/{projectSlug}/stack/qryn/view, loaded on demand): the explorer of the instance's data. It reads the
-// `organization_project` cookie (spec 001 §7 Other: auth and url, secure, path /) for this instance's credential or
-// asks for one (a token, key:secret, or a read token it creates — not for read-only members), then opens the explorer
+// The qryn View (/{projectSlug}/stack/qryn/view, loaded on demand): the explorer of the instance's data. It reads
+// with the member's sign-in (the gateway lets the project's members read, their role deciding), or with the credential
+// of the `organization_project` cookie when one was kept for this instance (spec 001 §7 Other: auth and url, secure,
+// path /); when neither answers it asks for one (a token, key:secret, or a read token it creates — not for read-only
+// members), then opens the explorer
 // (explorer/explorer-shell.tsx): PromQL, LogQL and TraceQL with an editor that knows the instance's labels, charts,
 // logs and traces. The credential flow is the qryn-explorer machine; docs/qryn.md "qryn View: the explorer".
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,7 +18,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { VIEW_TOKEN_NAME, qrynExplorerMachine, type QrynExplorerMachine } from '../../../machines/qryn-explorer/qryn-explorer.machine';
 import { createQrynToken, type QrynConfigData } from '../../../services/qryn';
 import { EXPLORER_REFUSED_MESSAGE, labelNames } from '../../../services/qryn-explorer';
-import { clearViewCookie, viewCredentialFor, writeViewCookie } from '../../../services/qryn-view';
+import { clearViewCookie, SESSION_AUTH, viewCredentialFor, writeViewCookie } from '../../../services/qryn-view';
 import { useShellData } from '../../shell/use-shell-data';
 import { ExplorerShell, type ExplorerPanels } from './explorer/explorer-shell';
 
@@ -34,14 +36,17 @@ export function CredentialForm({ actor }: { actor: ActorRefFrom<QrynExplorerMach
     actor.send({ type: 'explorer.connect', auth });
   };
   return (
-    <Card title="Connect to your instance" description="The View reads your data with a credential of this instance, kept in this browser's organization_project cookie.">
+    <Card title="Connect to your instance" description="The View reads your data with your sign-in as a member of this project, or with a credential of this instance kept in this browser's organization_project cookie.">
       <form aria-label="Connect" noValidate onSubmit={submit} className={css({ display: 'flex', flexDirection: 'column', gap: '4', maxW: '2xl' })}>
         <Field label="Token or key:secret" required errorText={state.context.credentialError ?? undefined} disabled={busy} helperText="A read token, or the API key and the secret you kept, joined by a colon.">
           <Input name="auth" type="password" autoComplete="off" value={auth} onChange={(e) => setAuth(e.target.value)} />
         </Field>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
-          <Button type="submit" loading={state.matches('connecting')} disabled={busy}>
+          <Button type="submit" loading={state.matches('connecting') && state.context.auth !== SESSION_AUTH} disabled={busy}>
             Connect
+          </Button>
+          <Button type="button" variant="outline" loading={state.matches('connecting') && state.context.auth === SESSION_AUTH} disabled={busy} onClick={() => actor.send({ type: 'explorer.useSession' })}>
+            Use my sign-in
           </Button>
           {!state.context.readOnly && (
             <Button type="button" variant="outline" loading={state.matches('creatingToken')} disabled={busy} onClick={() => actor.send({ type: 'explorer.createToken' })}>
@@ -94,9 +99,9 @@ export function QrynViewPage({ config }: { config: QrynConfigData }) {
     { input: { readOnly } },
   );
   useEffect(() => {
-    // The cookie's credential, when it was set for this instance, connects at once.
+    // The credential someone kept for this instance connects at once; without one, the member's sign-in does.
     const auth = viewCredentialFor(config.url);
-    if (auth) actor.send({ type: 'explorer.connect', auth });
+    actor.send(auth ? { type: 'explorer.connect', auth } : { type: 'explorer.useSession' });
   }, [actor, config.url]);
   const connected = useSelector(actor, (s) => s.matches('connected'));
   const auth = useSelector(actor, (s) => s.context.auth);
@@ -105,13 +110,14 @@ export function QrynViewPage({ config }: { config: QrynConfigData }) {
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
       <p>
-        qryn View of <code>{config.url}</code>. <Link to={`/${project.slug}/stack/qryn`}>Back to the Overview</Link>
+        qryn View of <code>{config.url}</code>
+        {connected && auth === SESSION_AUTH ? ', read with your sign-in' : ''}. <Link to={`/${project.slug}/stack/qryn`}>Back to the Overview</Link>
       </p>
       {connected && auth ? (
         <ExplorerShell
           target={target}
           panels={panels}
-          onDisconnect={() => actor.send({ type: 'explorer.disconnect' })}
+          onDisconnect={auth === SESSION_AUTH ? undefined : () => actor.send({ type: 'explorer.disconnect' })}
           onCredentialRefused={(message) => actor.send({ type: 'explorer.refused', message })}
         />
       ) : (

@@ -11,7 +11,7 @@ import {
   selectGroupRight, selectLineBoundaryBackward, selectLineBoundaryForward, selectLineBoundaryLeft, selectLineBoundaryRight,
   selectLineDown, selectLineUp,
 } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText, type KeyBinding } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
@@ -19,6 +19,7 @@ import { css } from 'styled-system/css';
 import type { ExplorerLanguage } from '../../../../machines/qryn-explorer/explorer-url';
 import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
 import { bracketClosing } from './bracket-closing';
+import { explorerHighlight } from './editor-highlight';
 import { errorUnderline, underlineError } from './error-underline';
 import type { LabelSource } from './label-source';
 
@@ -73,7 +74,12 @@ const theme = EditorView.theme({
   // The focused element is the content: its outline is the focus indicator people see.
   '.cm-content:focus-visible, &.cm-focused .cm-content': { outline: '2px solid var(--colors-accent-default, #2563eb)', outlineOffset: '1px', borderRadius: '4px' },
   '.cm-placeholder': { color: 'var(--colors-fg-muted)' },
-  '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--colors-accent-default, #2563eb)', color: 'white' },
+  // The popup takes the theme's colours: CodeMirror's tooltip is light grey whatever the theme, and its text inherited
+  // the dark theme's near-white.
+  '.cm-tooltip': { background: 'var(--colors-bg-default)', color: 'var(--colors-fg-default)', border: '1px solid var(--colors-border-default)', borderRadius: '6px' },
+  '.cm-tooltip.cm-completion > ul > li[aria-selected]': { background: 'var(--colors-iris-9)', color: 'white' },
+  '.cm-matchingBracket': { background: 'var(--colors-iris-4)', color: 'inherit' },
+  '.cm-nonmatchingBracket': { color: 'var(--colors-red-11)' },
 });
 
 // Each language (its grammar and completion) is its own chunk, loaded when chosen.
@@ -105,7 +111,7 @@ export function QueryEditor(props: QueryEditorProps) {
           history(),
           bracketClosing,
           bracketMatching(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(explorerHighlight),
           // The text-field keys without defaultKeymap's code-editing extras (line moves, comment toggling,
           // indentation, syntax selection) a one-query field has no use for.
           keymap.of([...textKeys, ...historyKeymap]),

@@ -49,7 +49,8 @@ export interface ExplorerPanels {
 
 export interface ExplorerShellProps {
   target: ExplorerTarget;
-  onDisconnect: () => void;
+  /** Forgets the View's credential; absent while the explorer reads with the member's sign-in (nothing to forget). */
+  onDisconnect?: () => void;
   onCredentialRefused: (message: string) => void;
   panels: ExplorerPanels;
   /** Label reads; the instance's by default (tests pass doubles). */
@@ -155,9 +156,11 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
       <Card
         title="Explore"
         headerAction={
-          <Button variant="outline" size="sm" onClick={onDisconnect}>
-            Forget the credential
-          </Button>
+          onDisconnect && (
+            <Button variant="outline" size="sm" onClick={onDisconnect}>
+              Forget the credential
+            </Button>
+          )
         }
       >
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>

@@ -1,11 +1,19 @@
-// Log lines, newest first, coloured by level. A row's toggle button (keyboard: Tab then Enter/Space) opens its
-// labels and parsed fields with "filter for / filter out value", and "show context" (the lines around it in its
-// stream, read on demand). Trace ids in a line are links that open the trace.
-import { useEffect, useMemo, useState } from 'react';
+// Log lines, newest first, coloured by level, in a scrolled list that draws only the rows in view (log-window.ts):
+// one line per row, cut at the edge, so 5,000 lines cost the page what 40 do. A row's toggle button (keyboard: Tab
+// then Enter/Space) opens the whole line, its labels and parsed fields with "filter for / filter out value", and
+// "show context" (the lines around it in its stream, read on demand). Trace ids in a line are links that open the trace.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../../../../../components/ui/button';
 import { parseLineFields, readContext, splitTraceIds, traceIdsOf, type FilterEdit, type LogContext, type LogLine } from '../../../../../services/qryn-logs';
 import { LEVEL_COLOURS, LEVEL_NAMES } from './log-levels';
+import { rowWindow } from './log-window';
+
+/** A collapsed row's height in pixels (one line of the list's text and its rule). */
+export const ROW_HEIGHT = 22;
+/** The list's height before it is measured (and in a document without layout). */
+const DEFAULT_VIEWPORT = 600;
+const OVERSCAN = 10;
 
 export interface LogLinesProps {
   lines: LogLine[];
@@ -115,6 +123,10 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
   }, [ctx.status, context, line, parsedNames, parsedQuery]);
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '2', py: '2', pl: '6' })}>
+      {/* The row cuts the line at the list's edge; here it is whole (its trace ids are the buttons below). */}
+      <p aria-label="The whole line" className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-all' })}>
+        {line.line}
+      </p>
       <FieldTable title="Labels" entries={streamLabels} source="stream" onFilter={onFilter} />
       <FieldTable title={parsed ? `Fields (${parsed.parser})` : 'Fields'} entries={fields} source="parsed" parser={parsed?.parser} onFilter={onFilter} />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
@@ -144,8 +156,56 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
   );
 }
 
+/** Reports the height of what it wraps (an opened row's details) as it changes. */
+function Measured({ onHeight, children }: { onHeight: (height: number) => void; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const report = useRef(onHeight);
+  report.current = onHeight;
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => report.current(element.offsetHeight);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return <div ref={box}>{children}</div>;
+}
+
 export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
+  const [heights, setHeights] = useState<Map<string, number>>(new Map());
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(DEFAULT_VIEWPORT);
+  const frame = useRef(0);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const measure = () => setViewport(element.clientHeight || DEFAULT_VIEWPORT);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  // One state change per frame however fast the wheel turns.
+  const onScroll = () => {
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      setScrollTop(scroller.current?.scrollTop ?? 0);
+    });
+  };
+  const extra = useMemo(() => {
+    const byIndex = new Map<number, number>();
+    if (open.size > 0) lines.forEach((l, i) => open.has(l.key) && byIndex.set(i, heights.get(l.key) ?? 0));
+    return byIndex;
+  }, [lines, open, heights]);
+  const shown = rowWindow({ count: lines.length, rowHeight: ROW_HEIGHT, extra, scrollTop, viewport, overscan: OVERSCAN });
   const toggle = (key: string) =>
     setOpen((prev) => {
       const next = new Set(prev);
@@ -153,43 +213,59 @@ export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps)
       else next.add(key);
       return next;
     });
+  const setHeight = (key: string, height: number) =>
+    setHeights((prev) => {
+      if (prev.get(key) === height) return prev;
+      const next = new Map(prev);
+      next.set(key, height);
+      return next;
+    });
   return (
-    <ol aria-label={label} className={css({ listStyle: 'none', p: '0', m: '0', fontFamily: 'mono', textStyle: 'xs' })}>
-      {lines.map((l) => {
-        const expanded = open.has(l.key);
-        const detailsId = `log-details-${l.key}`;
-        return (
-          <li key={l.key} data-level={l.level} className={css({ borderBottomWidth: '1px', borderColor: 'border.subtle' })}>
-            <div className={css({ display: 'flex', gap: '2', alignItems: 'baseline', py: '0.5' })}>
-              <span aria-hidden="true" style={{ background: LEVEL_COLOURS[l.level] }} className={css({ alignSelf: 'stretch', w: '1', flexShrink: 0, borderRadius: 'full' })} />
-              <button
-                type="button"
-                aria-expanded={expanded}
-                aria-controls={expanded ? detailsId : undefined}
-                onClick={() => toggle(l.key)}
-                className={css({ whiteSpace: 'nowrap', color: 'fg.muted', cursor: 'pointer', _hover: { textDecoration: 'underline' } })}
+    <div ref={scroller} onScroll={onScroll} data-lines={lines.length} className={css({ maxH: '70vh', overflowY: 'auto', overscrollBehavior: 'contain' })}>
+      <ol
+        aria-label={label}
+        style={{ height: shown.total, paddingTop: shown.top }}
+        className={css({ listStyle: 'none', p: '0', m: '0', fontFamily: 'mono', textStyle: 'xs', boxSizing: 'border-box' })}
+      >
+        {lines.slice(shown.start, shown.end).map((l, i) => {
+          const expanded = open.has(l.key);
+          const detailsId = `log-details-${l.key}`;
+          return (
+            <li key={l.key} data-level={l.level} aria-setsize={lines.length} aria-posinset={shown.start + i + 1}>
+              <div
+                style={{ height: ROW_HEIGHT }}
+                className={css({ display: 'flex', gap: '2', alignItems: 'center', boxSizing: 'border-box', borderBottomWidth: '1px', borderColor: 'border.subtle', overflow: 'hidden' })}
               >
-                {/* The name holds the visible time (axe: the label must contain the visible text). */}
-                <span aria-hidden="true">{expanded ? '▾ ' : '▸ '}</span>
-                <span className="sr-only">{expanded ? 'Close' : 'Open'} the line of </span>
-                {timeOf(l.tsNs)}
-                <span className="sr-only"> ({LEVEL_NAMES[l.level]})</span>
-              </button>
-              <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })}>
-                {LEVEL_NAMES[l.level]}
-              </span>
-              <span className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-all', flex: '1' })}>
-                <LineText line={l.line} onOpenTrace={rest.onOpenTrace} />
-              </span>
-            </div>
-            {expanded && (
-              <div id={detailsId}>
-                <LineDetails line={l} {...rest} />
+                <span aria-hidden="true" style={{ background: LEVEL_COLOURS[l.level] }} className={css({ alignSelf: 'stretch', w: '1', flexShrink: 0, borderRadius: 'full' })} />
+                <button
+                  type="button"
+                  aria-expanded={expanded}
+                  aria-controls={expanded ? detailsId : undefined}
+                  onClick={() => toggle(l.key)}
+                  className={css({ whiteSpace: 'nowrap', color: 'fg.muted', cursor: 'pointer', _hover: { textDecoration: 'underline' } })}
+                >
+                  {/* The name holds the visible time (axe: the label must contain the visible text). */}
+                  <span aria-hidden="true">{expanded ? '▾ ' : '▸ '}</span>
+                  <span className="sr-only">{expanded ? 'Close' : 'Open'} the line of </span>
+                  {timeOf(l.tsNs)}
+                  <span className="sr-only"> ({LEVEL_NAMES[l.level]})</span>
+                </button>
+                <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })}>{LEVEL_NAMES[l.level]}</span>
+                <span className={css({ whiteSpace: 'pre', overflow: 'hidden', textOverflow: 'ellipsis', flex: '1', minW: '0' })}>
+                  <LineText line={l.line} onOpenTrace={rest.onOpenTrace} />
+                </span>
               </div>
-            )}
-          </li>
-        );
-      })}
-    </ol>
+              {expanded && (
+                <Measured onHeight={(height) => setHeight(l.key, height)}>
+                  <div id={detailsId}>
+                    <LineDetails line={l} {...rest} />
+                  </div>
+                </Measured>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }

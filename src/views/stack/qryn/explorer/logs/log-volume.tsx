@@ -15,7 +15,9 @@ export function volumeSummary(volume: LogVolume): string {
     const n = volume.buckets.reduce((sum, b) => sum + (b.counts[level] ?? 0), 0);
     return `${n.toLocaleString('en-US')} ${LEVEL_NAMES[level]}`;
   });
-  return `Log volume: ${volume.total.toLocaleString('en-US')} lines in ${volume.buckets.length} steps of ${volume.stepSeconds}s${byLevel.length ? `: ${byLevel.join(', ')}` : ''}.`;
+  const lines = `${volume.total.toLocaleString('en-US')} ${volume.total === 1 ? 'line' : 'lines'}`;
+  const steps = `${volume.buckets.length} ${volume.buckets.length === 1 ? 'step' : 'steps'}`;
+  return `Log volume: ${lines} in ${steps} of ${volume.stepSeconds}s${byLevel.length ? `: ${byLevel.join(', ')}` : ''}.`;
 }
 
 export function LogVolumeChart({ volume, range }: { volume: LogVolume; range: { from: number; to: number } }) {

@@ -3,14 +3,17 @@
 // URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, type JSX } from 'react';
+import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
 import { Button } from '../../../../../components/ui/button';
+import { Field, NativeSelect } from '../../../../../components/ui/field';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../machines/qryn-logs/qryn-log-search.machine';
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
-import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocket, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, DEFAULT_LINE_LIMIT, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
+import { authorizationFor } from '../../../../../services/qryn-view';
 import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
@@ -31,44 +34,60 @@ export interface LogsPanelProps {
   onCredentialRefused: () => void;
 }
 
+/** Grafana's "Line limit": how many lines a search asks for; `limit` in the address, 1,000 when absent. */
+export const LINE_LIMITS = [100, 1000, 5000] as const;
+
+export function lineLimitOf(value: string | null): number {
+  const limit = Number(value);
+  return (LINE_LIMITS as readonly number[]).includes(limit) ? limit : DEFAULT_LINE_LIMIT;
+}
+
 /** How long before now the tail's history starts (Loki sends the newest `limit` lines since then first). */
 const TAIL_HISTORY_MS = 60_000;
 
 /** The tail's socket as an actor: opens it, reports frames, closes it when the tail leaves `live`. */
 export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input, sendBack }) => {
-  const { url, protocols } = tailSocket(input.instanceUrl, input.auth, input.query, Date.now() - TAIL_HISTORY_MS);
   const seq = { n: 0 };
   let opened = false;
   let stopped = false;
-  const ws = new WebSocket(url, protocols);
-  ws.onopen = () => {
-    opened = true;
-    sendBack({ type: 'tail.opened' });
+  let socket: WebSocket | undefined;
+  const listen = (ws: WebSocket) => {
+    ws.onopen = () => {
+      opened = true;
+      sendBack({ type: 'tail.opened' });
+    };
+    ws.onmessage = (message) => {
+      try {
+        const lines = tailFrameLines(String(message.data), seq);
+        if (lines.length > 0) sendBack({ type: 'tail.lines', lines });
+      } catch {
+        // A frame that is not Loki's tail answer is skipped.
+      }
+    };
+    ws.onclose = (event) => {
+      if (stopped) return;
+      if (!opened) {
+        // A browser does not see the handshake's status: ask the instance whether it refuses the credential.
+        instanceRead(input.instanceUrl, input.auth, '/loki/api/v1/labels', {}).then(
+          () => sendBack({ type: 'tail.failed', message: 'The live tail could not be opened: the instance refused the query or is at its limit of live tails.', refused: false }),
+          (error: unknown) => sendBack({ type: 'tail.failed', message: error instanceof Error ? error.message : TAIL_FAILED, refused: error instanceof InstanceReadError && error.refused }),
+        );
+        return;
+      }
+      if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
+      else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
+    };
   };
-  ws.onmessage = (message) => {
-    try {
-      const lines = tailFrameLines(String(message.data), seq);
-      if (lines.length > 0) sendBack({ type: 'tail.lines', lines });
-    } catch {
-      // A frame that is not Loki's tail answer is skipped.
-    }
-  };
-  ws.onclose = (event) => {
+  // The sign-in's token is read (and refreshed) first: the socket carries the header's value in its subprotocol.
+  void authorizationFor(input.auth).then((authorization) => {
     if (stopped) return;
-    if (!opened) {
-      // A browser does not see the handshake's status: ask the instance whether it refuses the credential.
-      instanceRead(input.instanceUrl, input.auth, '/loki/api/v1/labels', {}).then(
-        () => sendBack({ type: 'tail.failed', message: 'The live tail could not be opened: the instance refused the query or is at its limit of live tails.', refused: false }),
-        (error: unknown) => sendBack({ type: 'tail.failed', message: error instanceof Error ? error.message : TAIL_FAILED, refused: error instanceof InstanceReadError && error.refused }),
-      );
-      return;
-    }
-    if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
-    else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
-  };
+    const { url, protocols } = tailSocketWith(input.instanceUrl, authorization, input.query, Date.now() - TAIL_HISTORY_MS);
+    socket = new WebSocket(url, protocols);
+    listen(socket);
+  });
   return () => {
     stopped = true;
-    ws.close(1000);
+    socket?.close(1000);
   };
 });
 
@@ -186,6 +205,18 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
       actions: { credentialRefused: () => refusedRef.current() },
     }),
   );
+  const [params, setParams] = useSearchParams();
+  const limit = lineLimitOf(params.get('limit'));
+  const setLimit = (value: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (Number(value) === DEFAULT_LINE_LIMIT) next.delete('limit');
+        else next.set('limit', value);
+        return next;
+      },
+      { replace: true },
+    );
   const latest = useRef({ instanceUrl, auth, query, range });
   latest.current = { instanceUrl, auth, query, range };
   useEffect(() => {
@@ -196,15 +227,26 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
     const tailing = tail.getSnapshot();
     if (tailing.matches('live') && tailing.context.request?.query === q) return;
     tail.send({ type: 'tail.dismiss' });
-    search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r } });
-  }, [runId, search, tail]);
+    search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r, limit } });
+  }, [runId, search, tail, limit]);
   const tailState = useSelector(tail, (s) => s.value);
   const tailing = tailState !== 'off';
   const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });
   const onFilter = (edit: FilterEdit) => onQueryChange(addFilter(query, edit));
   return (
     <section aria-label="Logs" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
-      <TailControls actor={tail} start={startTail} />
+      <div className={css({ display: 'flex', gap: '3', alignItems: 'end', flexWrap: 'wrap' })}>
+        <Field label="Line limit" className={css({ minW: '28' })}>
+          <NativeSelect value={String(limit)} onChange={(e) => setLimit(e.target.value)}>
+            {LINE_LIMITS.map((n) => (
+              <option key={n} value={n}>
+                {n.toLocaleString('en-US')}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <TailControls actor={tail} start={startTail} />
+      </div>
       {tailing ? (
         <TailResults actor={tail} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} />
       ) : (

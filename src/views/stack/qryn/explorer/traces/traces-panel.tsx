@@ -10,7 +10,7 @@ import { Button } from '../../../../../components/ui/button';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynTraceSearchMachine, type QrynTraceSearchMachine } from '../../../../../machines/qryn-traces/qryn-trace-search.machine';
 import { qrynTraceViewMachine, type QrynTraceViewMachine } from '../../../../../machines/qryn-traces/qryn-trace-view.machine';
-import { formatDuration, readTrace, searchTraces, sortHits, type TraceHit, type TraceSortKey } from '../../../../../services/qryn-traces';
+import { formatDuration, readTrace, searchTraces, sortHits, tracesFoundText, type TraceHit, type TraceSortKey } from '../../../../../services/qryn-traces';
 import type { ExplorerRange } from '../logs/logs-panel';
 import { TraceWaterfall } from './trace-waterfall';
 
@@ -92,7 +92,7 @@ export function TraceSearchResults({ actor, onOpenTrace }: { actor: ActorRefFrom
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
       <p role="status" className={css({ textStyle: 'sm', color: 'fg.muted' })}>
-        {hits.length === 0 ? 'No traces matched in this time range.' : `${hits.length} ${hits.length === 1 ? 'trace' : 'traces'} found.`}
+        {tracesFoundText(hits.length)}
       </p>
       {hits.length > 0 && <HitsTable hits={hits} onOpenTrace={onOpenTrace} />}
     </div>

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../api/http';
+import type { ApiContext } from '../../api/api-context';
+import { findVisibleProject } from '../../db/repositories/projects-repository';
+import { HttpError, type Access, type Scope } from './gateway-http';
+import type { QrynInstanceRow } from './qryn-repository';
+
+// The console's sign-in as a gateway credential (docs/qryn.md "Authentication"): a signed-in member explores the
+// project's instance with the access token the console already holds, as in Grafana, and no instance key or token
+// has to be made first. The member's role decides: every member of the project (read-only ones included) may read;
+// writing needs a member who may change the project. The token's account must be the project's: an organization's
+// project is read in that organization's mode (the console switches to it when it opens the project).
+
+/** An access token (a JWT: three base64url parts, the header starting `{"`), never an instance token (`qt_…`). */
+export const SESSION_BEARER = /^Bearer\s+(eyJ[\w-]*\.[\w-]+\.[\w-]+)\s*$/i;
+
+export const NOT_A_MEMBER_MESSAGE = 'This sign-in is not a member of the project that owns this instance.';
+
+export type SessionAuthenticator = (req: IncomingMessage, instance: QrynInstanceRow) => Promise<Access>;
+
+export function sessionAuthenticator(ctx: Pick<ApiContext, 'callers' | 'db'>): SessionAuthenticator {
+  return async (req, instance) => {
+    let caller;
+    try {
+      caller = await ctx.callers.resolve(req, ctx.db);
+    } catch (error) {
+      if (error instanceof ApiError) throw new HttpError(error.status === 401 ? 401 : 403, error.description);
+      throw error;
+    }
+    if (!caller) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.');
+    const membership = caller.organizationId === null ? undefined : await caller.membership();
+    if (caller.organizationId !== null && !membership) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
+    const project = await findVisibleProject(ctx.db, caller, instance.project_id);
+    if (!project) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
+    const scopes = new Set<Scope>(['read']);
+    if (!membership?.read_only) scopes.add('write');
+    return { instance, scopes };
+  };
+}
