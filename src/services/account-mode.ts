@@ -18,18 +18,16 @@ export function clearAccountMode(): void {
   removeStorage('session', STORAGE_KEYS.organizationLogin);
 }
 
-/** A switch for a shared address not answered by the project within this time is not tried again (no reload loop). */
-const FOLLOW_RETRY_MS = 30_000;
-
 /**
  * A shared address of a project in another account (an organization's project opened in the personal account): the
- * organization to switch to, or undefined to stay. A switch just made for the same project that did not bring it
- * (the exchange was refused) is not made again for a while; one that brought it is forgotten (forgetFollowedProject).
+ * organization to switch to, or undefined to stay. A switch made for the same project in this tab that did not bring
+ * it (the exchange was refused) is not made again, however much later the page renders (no reload on every focus);
+ * one that brought it is forgotten (forgetFollowedProject), so a later address of it may switch again.
  */
-export function accountToFollow(input: { projectId: number; current: number | null; holder: number | null | undefined; nowMs?: number }): number | null | undefined {
+export function accountToFollow(input: { projectId: number; current: number | null; holder: number | null | undefined }): number | null | undefined {
   if (input.holder === undefined || input.holder === input.current) return undefined;
-  const [project, at] = (readStorage('session', STORAGE_KEYS.followedProject) ?? '').split('@');
-  if (project === String(input.projectId) && (input.nowMs ?? Date.now()) - Number(at) < FOLLOW_RETRY_MS) return undefined;
+  const [project] = (readStorage('session', STORAGE_KEYS.followedProject) ?? '').split('@');
+  if (project === String(input.projectId)) return undefined;
   return input.holder;
 }
 

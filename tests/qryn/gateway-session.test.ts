@@ -63,6 +63,19 @@ describe('the console sign-in on the qryn gateway', () => {
     }
   });
 
+  it('answers an instance id that does not exist as another account\'s instance, and a bad token alike on both', async () => {
+    const missing = setup.gateway.url.replace(/[0-9a-f]+$/, 'f'.repeat(32));
+    expect(missing).not.toBe(setup.gateway.url);
+    const member = await gateway('/loki/api/v1/labels', tokens.dev!, { view: true, url: missing });
+    expect(member.status).toBe(403);
+    expect(member.text).toContain(NOT_A_MEMBER_MESSAGE);
+    const forged = `${tokens.dev!.slice(0, -4)}AAAA`;
+    const onMissing = await gateway('/loki/api/v1/labels', forged, { view: true, url: missing });
+    const onReal = await gateway('/loki/api/v1/labels', forged, { view: true });
+    expect(onMissing.status).toBe(401);
+    expect(onMissing.text).toBe(onReal.text);
+  });
+
   it('refuses an invalid or expired token with 401, with the challenge only without x-qryn-view', async () => {
     const forged = `${tokens.dev!.slice(0, -4)}AAAA`;
     const plain = await gateway('/loki/api/v1/labels', forged);

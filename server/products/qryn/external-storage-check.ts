@@ -26,7 +26,8 @@ export async function checkExternalStorage(settings: QrynClickhouseSettings): Pr
   try {
     await client.query('SELECT 1');
   } catch (error) {
-    if (error instanceof StorageError && error.code === 193) {
+    // 193 wrong password, 192 unknown user, 516 (newer servers) authentication failed.
+    if (error instanceof StorageError && (error.code === 193 || error.code === 192 || error.code === 516)) {
       throw new StorageCheckError(`The ClickHouse server at ${entryBase} (QRYN_CLICKHOUSE_URL) refused the user "${settings.user}": set QRYN_CLICKHOUSE_USER and QRYN_CLICKHOUSE_PASSWORD to a user of its users.xml (${reason(error)}).`);
     }
     throw new StorageCheckError(`The ClickHouse server at ${entryBase} (QRYN_CLICKHOUSE_URL) did not answer: start it or correct QRYN_CLICKHOUSE_URL (${reason(error)}).`);

@@ -16,10 +16,14 @@ export const SESSION_BEARER = /^Bearer\s+(eyJ[\w-]*\.[\w-]+\.[\w-]+)\s*$/i;
 
 export const NOT_A_MEMBER_MESSAGE = 'This sign-in is not a member of the project that owns this instance.';
 
-export type SessionAuthenticator = (req: IncomingMessage, instance: QrynInstanceRow) => Promise<Access>;
+/**
+ * `instance` is looked up only once the token is known good, and a missing instance is refused as another account's
+ * is, so that neither an invalid token nor a member of another account can tell an instance id that exists.
+ */
+export type SessionAuthenticator = (req: IncomingMessage, instance: () => Promise<QrynInstanceRow | undefined>) => Promise<Access>;
 
 export function sessionAuthenticator(ctx: Pick<ApiContext, 'callers' | 'db'>): SessionAuthenticator {
-  return async (req, instance) => {
+  return async (req, findInstance) => {
     let caller;
     try {
       caller = await ctx.callers.resolve(req, ctx.db);
@@ -28,6 +32,8 @@ export function sessionAuthenticator(ctx: Pick<ApiContext, 'callers' | 'db'>): S
       throw error;
     }
     if (!caller) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.');
+    const instance = await findInstance();
+    if (!instance) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
     const membership = caller.organizationId === null ? undefined : await caller.membership();
     if (caller.organizationId !== null && !membership) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
     const project = await findVisibleProject(ctx.db, caller, instance.project_id);

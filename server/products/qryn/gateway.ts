@@ -120,10 +120,9 @@ export function createGateway(deps: GatewayDeps) {
     // The console's access token: verified and cached by the API's caller resolver, not throttled as a guess (a
     // signed token cannot be guessed), and only on a path that names the instance.
     if (sessions && SESSION_BEARER.test(header)) {
-      const instance = instanceId === undefined ? undefined : await findInstance(deps.db, instanceId);
-      if (!instance) throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
+      if (instanceId === undefined) throw new HttpError(401, 'The credentials are not valid for this instance.', challenge);
       try {
-        return await sessions(req, instance);
+        return await sessions(req, () => findInstance(deps.db, instanceId));
       } catch (error) {
         if (error instanceof HttpError && error.status === 401) throw new HttpError(401, error.message, challenge);
         throw error;

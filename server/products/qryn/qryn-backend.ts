@@ -163,7 +163,9 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       // Unreachable (down, refusing connections, overloaded): nothing was recorded, so trying again later is safe.
       // Anything else is the storage's answer, which trying again does not change: its reason goes to the operator.
       if (storageUnavailable(error)) {
-        throw new ApiError(503, 'Storage unavailable', `The storage did not answer; nothing was enabled. Try again in a moment. (${message})`);
+        // The cause (which may name the storage's internal address) goes to the operator's log, not to the customer.
+        platform.log(`[qryn] enable: the storage did not answer: ${message}`);
+        throw new ApiError(503, 'Storage unavailable', 'The storage did not answer; nothing was enabled. Try again in a moment.');
       }
       throw new ValidationError({ cluster_id: [`The storage refused to create the qryn tables (docs/qryn.md, "Storage on an existing ClickHouse server or cluster"): ${message}`] });
     }

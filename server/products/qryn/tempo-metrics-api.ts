@@ -43,8 +43,10 @@ function stepOf(value: string | null, startNs: bigint, endNs: bigint): bigint {
     const units: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
     ns = [...value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)].reduce((n, m) => n + Number(m[1]) * units[m[2]], 0);
   } else throw new HttpError(400, `cannot parse "${value.slice(0, 40)}" to a valid duration`);
-  if (!(ns > 0)) throw new HttpError(400, `cannot parse "${value.slice(0, 40)}": step must be positive`);
-  return BigInt(Math.round(ns));
+  // Rounded to whole nanoseconds first: a step under half a nanosecond (or past a float's range) is no step at all.
+  const whole = Number.isFinite(ns) ? Math.round(ns) : NaN;
+  if (!(whole > 0)) throw new HttpError(400, `cannot parse "${value.slice(0, 40)}": step must be positive`);
+  return BigInt(whole);
 }
 
 /** Tempo's typed AnyValue for a label (numbers as doubles, as its labels carry them). */
