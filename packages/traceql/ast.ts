@@ -76,7 +76,8 @@ export type MetricsFunction =
   | { fn: 'rate' | 'count_over_time' }
   | { fn: 'min_over_time' | 'max_over_time' | 'avg_over_time' | 'sum_over_time' | 'histogram_over_time'; attribute: AttributeRef }
   | { fn: 'quantile_over_time'; attribute: AttributeRef; quantiles: number[] }
-  | { fn: 'compare'; filter: SpansetExpr; topN: number; start?: number; end?: number };
+  | { fn: 'compare'; filter: SpansetExpr; topN: number; start?: bigint; end?: bigint };
+  // start and end are unix nanoseconds, beyond a double's exact integers, hence bigint.
 
 export type SecondStage = { kind: 'topk' | 'bottomk'; n: number } | { kind: 'filter'; op: CompareOp; value: number };
 

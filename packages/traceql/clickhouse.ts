@@ -66,7 +66,7 @@ function textCompare(v: string, op: CompareOp, value: Static): string | null {
 
 /**
  * The stored types a comparison with this static can hold for (field-eval.ts: a typed value compares only with its
- * own kind; an untyped one — older rows, arrays, lists — as text).
+ * own kind; an untyped one — older rows, lists — as text; arrays are compared by arrayCompare).
  */
 function typeCondition(value: Static): string {
   if (value.type === 'string') return `t NOT IN ('i', 'd', 'b')`;
@@ -74,11 +74,47 @@ function typeCondition(value: Static): string {
   return `t NOT IN ('s', 'b')`;
 }
 
+/**
+ * The elements of a stored array attribute `v` (the ingest writes a JSON array of the elements' texts): each JSON
+ * string in turn, left to right, as its escaped text. The scan takes whole strings (an escaped quote stays inside),
+ * so the list is the elements; an element's escaped text is its text unless it holds a quote, a backslash or a
+ * control character. (The regex's `\\` is written `\\\\` in the SQL literal and twice that in this template.)
+ */
+const ELEMENTS = `extractAll(v, '"((?:[^"\\\\\\\\]|\\\\\\\\.)*)"')`;
+
+/**
+ * A stored array compared with a static as field-eval.ts's compareArray does: `!=` and `!~` when every element
+ * satisfies them, the others when one does. Exact for strings (`=`, `!=`: the element's escaped text against the
+ * static's, both JSON escapes), numbers (an element with an escape never reads as one) and booleans; a regex is
+ * tried on the escaped text, and an element that holds an escape is let through (wider: the evaluator decides).
+ */
+function arrayCompare(op: CompareOp, value: Static): string | null {
+  const some = (c: string) => `arrayExists(e -> ${c}, ${ELEMENTS})`;
+  const every = (c: string) => `arrayAll(e -> ${c}, ${ELEMENTS})`;
+  const escaped = (text: string) => sqlString(JSON.stringify(text).slice(1, -1));
+  if (value.type === 'string') {
+    if (op === '=') return `has(${ELEMENTS}, ${escaped(value.value)})`;
+    if (op === '!=') return `NOT has(${ELEMENTS}, ${escaped(value.value)})`;
+    const re = sqlString(singleLineRegex(value.value));
+    if (op === '=~') return some(`(match(e, ${re}) OR position(e, '\\\\') > 0)`);
+    if (op === '!~') return every(`(NOT match(e, ${re}) OR position(e, '\\\\') > 0)`);
+    return null;
+  }
+  const c = textCompare('e', op, value);
+  if (c === null) return null;
+  return op === '!=' ? every(c) : some(c);
+}
+
+/** Whether arrayCompare's condition is the evaluator's (not only wider). */
+const arrayCompareExact = (op: CompareOp) => op !== '=~' && op !== '!~';
+
 function inArrays(keys: string, values: string, types: string, name: string, op: CompareOp, value: Static): string | null {
   const c = textCompare('v', op, value);
+  const a = arrayCompare(op, value);
   // Rows stored before types were have no types: each value is then untyped ('').
   const typeList = `if(empty(${types}), arrayMap(x -> '', ${keys}), ${types})`;
-  return c === null ? null : `arrayExists((k, v, t) -> k = ${sqlString(name)} AND ${typeCondition(value)} AND ${c}, ${keys}, ${values}, ${typeList})`;
+  if (c === null || a === null) return null;
+  return `arrayExists((k, v, t) -> k = ${sqlString(name)} AND if(t = 'a', ${a}, ${typeCondition(value)} AND ${c}), ${keys}, ${values}, ${typeList})`;
 }
 
 const SPAN = ['attribute_keys', 'attribute_values', 'attribute_types'] as const;
@@ -227,7 +263,9 @@ export function isExactField(e: FieldExpr): boolean {
   if (e.kind === 'binary') {
     if (e.left.kind !== 'attribute' || e.right.kind !== 'static') return false;
     const ref = e.left.ref;
-    return ref.scope === 'span' || ref.scope === 'resource' || (ref.scope === 'intrinsic' && ['name', 'status', 'kind', 'duration'].includes(ref.name));
+    // An attribute may hold an array, whose regex comparison is only wider (arrayCompare).
+    if (ref.scope === 'span' || (ref.scope === 'resource' && ref.name !== 'service.name')) return arrayCompareExact(e.op as CompareOp);
+    return ref.scope === 'resource' || (ref.scope === 'intrinsic' && ['name', 'status', 'kind', 'duration'].includes(ref.name));
   }
   if (e.kind === 'unary') return e.op === 'exists' || e.op === 'notExists';
   return e.kind === 'static' && e.value.type === 'bool';

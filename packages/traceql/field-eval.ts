@@ -78,6 +78,9 @@ export type Value =
   | { t: 'bool'; v: boolean }
   | { t: 'status'; v: Status }
   | { t: 'kind'; v: Kind }
+  // An OTLP array attribute: `v` is its stored text (a JSON array of the elements' texts, as the ingest writes it),
+  // `elems` the elements' texts. The elements' own types are not stored, so each compares as untyped text.
+  | { t: 'array'; v: string; elems: string[] }
   | undefined;
 
 /** Which event or link a condition on `event.`/`link.` reads (the filter holds if it holds for some event or link). */
@@ -109,7 +112,8 @@ export function staticValue(s: Static): Value {
 
 /**
  * A stored attribute value with its OTLP type: compared as Tempo compares that type. Without a type (spans stored
- * before types were, arrays and lists) it is text, compared as the other side's type when it reads as one.
+ * before types were, and lists) it is text, compared as the other side's type when it reads as one; an array compares
+ * element by element (compareArray).
  */
 function typed(v: string | undefined, type: string | undefined): Value {
   if (v === undefined) return undefined;
@@ -123,9 +127,20 @@ function typed(v: string | undefined, type: string | undefined): Value {
     }
     case 'b':
       return { t: 'bool', v: v === 'true' };
+    case 'a':
+      return arrayValue(v);
     default:
       return { t: 'text', v };
   }
+}
+function arrayValue(v: string): Value {
+  try {
+    const elems: unknown = JSON.parse(v);
+    if (Array.isArray(elems) && elems.every((e) => typeof e === 'string')) return { t: 'array', v, elems };
+  } catch {
+    // Not the ingest's form: compared as text, as before arrays were compared element by element.
+  }
+  return { t: 'text', v };
 }
 const spanAttr = (span: EvalSpan, name: string) => typed(span.attributes.get(name), span.attributeTypes?.get(name));
 const resourceAttr = (span: EvalSpan, name: string) => typed(span.resource.get(name), span.resourceTypes?.get(name));
@@ -240,6 +255,7 @@ function order(op: string, c: number): boolean {
 
 function compare(op: string, a: Value, b: Value): boolean {
   if (!a || !b) return false;
+  if (a.t === 'array' || b.t === 'array') return compareArray(op, a, b);
   if (op === '=~' || op === '!~') {
     if ((a.t !== 'string' && a.t !== 'text') || (b.t !== 'string' && b.t !== 'text')) return false;
     return regex(b.v)(a.v) === (op === '=~');
@@ -267,6 +283,18 @@ function compare(op: string, a: Value, b: Value): boolean {
     return (a.v === b.v) === (op === '=');
   }
   return false;
+}
+
+/**
+ * Tempo's array comparison (pkg/traceql/ast_execute.go): a scalar against each element, the operands kept in place
+ * (so a regex on the right applies to each element); `!=` and `!~` mean "none is" (every element satisfies the
+ * negated operator), the others "one is". Two arrays never compare.
+ */
+function compareArray(op: string, a: NonNullable<Value>, b: NonNullable<Value>): boolean {
+  if (a.t === 'array' && b.t === 'array') return false;
+  const array = (a.t === 'array' ? a : b) as { elems: string[] };
+  const each = (e: string) => (a.t === 'array' ? compare(op, { t: 'text', v: e }, b) : compare(op, a, { t: 'text', v: e }));
+  return op === '!=' || op === '!~' ? array.elems.every(each) : array.elems.some(each);
 }
 
 function arithmetic(op: string, a: Value, b: Value): Value {

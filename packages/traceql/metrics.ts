@@ -1,6 +1,7 @@
 import { fieldText, refText, type FieldExpr, type MetricsExpr, type SecondStage } from './ast';
 import { attributeValue, evalField, type EvalSpan, type EvalTrace, type Value } from './field-eval';
 import { evaluatePipeline } from './evaluate';
+import { compareSeries } from './metrics-compare';
 
 // TraceQL metrics over spans held in memory, as Tempo computes them (pkg/traceql/engine_metrics.go): each span the
 // pipeline matches counts in the step interval its start falls in, in the series of its by() values (without by(),
@@ -82,7 +83,7 @@ interface Accumulator {
 /** The series of one metrics pipeline (`{…} | fn(…) by (…)`) over the spans of the given traces. */
 export function metricsOfPipeline(expr: Extract<MetricsExpr, { kind: 'metrics' }>, traces: EvalTrace[], w: MetricsWindow): Series[] {
   const { fn } = expr;
-  if (fn.fn === 'compare') throw new MetricsUnsupported('compare() is not supported by this server');
+  if (fn.fn === 'compare') return compareSeries(expr, traces, w);
   const n = stepCount(w);
   const groups = new Map<string, Accumulator>();
   const attribute = 'attribute' in fn ? fn.attribute : undefined;

@@ -422,15 +422,15 @@ class Parser {
       case 'compare': {
         const filter = this.spansetPrimary();
         if (filter.kind !== 'filter') this.fail();
-        const ints: number[] = [];
+        const ints: bigint[] = [];
         while (this.is(',')) {
           this.next();
           const n = this.next();
           if (n.kind !== 'int') this.fail(n);
-          ints.push(Number(n.text));
+          ints.push(BigInt(n.text));
         }
         if (ints.length !== 0 && ints.length !== 1 && ints.length !== 3) this.fail();
-        fn = { fn: 'compare', filter, topN: ints[0] ?? 10, start: ints[1], end: ints[2] };
+        fn = { fn: 'compare', filter, topN: ints.length ? Number(ints[0]) : 10, start: ints[1], end: ints[2] };
         break;
       }
       default:

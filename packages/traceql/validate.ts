@@ -202,6 +202,13 @@ function validateMetrics(expr: MetricsExpr, inMath: boolean): void {
   if (expr.fn.fn === 'compare') {
     validateSpanset(expr.fn.filter);
     if (expr.second.length > 0 || inMath) fail('`compare()` cannot be used with second stage functions');
+    // Tempo's MetricsCompare.validate, with its texts.
+    const { topN, start = 0n, end = 0n } = expr.fn;
+    if (topN <= 0) fail('compare() top number of values must be integer greater than 0');
+    if (start !== 0n || end !== 0n) {
+      if (start <= 0n || end <= 0n) fail('compare() timestamps must be positive integer unix nanoseconds');
+      if (end <= start) fail('compare() end timestamp must be greater than start timestamp');
+    }
   }
   if ('attribute' in expr.fn) validateField({ kind: 'attribute', ref: expr.fn.attribute });
 }

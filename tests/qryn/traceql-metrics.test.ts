@@ -159,7 +159,7 @@ describe('TraceQL metrics', () => {
     expect(values(await instant(`{ resource.service.name = "${svc('db')}" } | rate()`))).toEqual({ '__name__=rate': spans.filter((s) => s.service === svc('db')).length / 60 });
   });
 
-  it('refuses what is not a metrics query, bad parameters and compare() with clear messages', async () => {
+  it('refuses what is not a metrics query, bad parameters and a bad compare() with clear messages', async () => {
     const search = await get('/api/metrics/query_range', { q: '{ status = error }' });
     expect(search.status).toBe(400);
     expect(search.body.error).toMatch(/^invalid TraceQL query: not a metrics query/);
@@ -167,10 +167,100 @@ describe('TraceQL metrics', () => {
     expect((await get('/api/metrics/query_range', { q: '{} | rate()', step: 'soon' })).body.error).toMatch(/cannot parse "soon"/);
     expect((await get('/api/metrics/query_range', { q: '{} | rate()', start: '20', end: '10' })).status).toBe(400);
     expect((await get('/api/metrics/query_range', { q: '{} | rate()', start: '0', end: '100000', step: '1' })).body.error).toMatch(/exceeded maximum resolution/);
-    const compare = await get('/api/metrics/query_range', { q: '{} | compare({ status = error })' });
-    expect(compare.status).toBe(400);
-    expect(compare.body.error).toMatch(/compare\(\) is not supported/);
+    // compare() with Tempo's validation texts (its answers are checked below).
+    expect((await get('/api/metrics/query_range', { q: '{} | compare({ status = error }, 0)' })).body.error).toMatch(/compare\(\) top number of values must be integer greater than 0/);
+    expect((await get('/api/metrics/query_range', { q: '{} | compare({ status = error }, 5, 20, 10)' })).body.error).toMatch(/compare\(\) end timestamp must be greater than start timestamp/);
     const searchWithMetrics = await get('/api/search', { q: '{} | rate()' });
     expect(searchWithMetrics.status).toBe(400);
+  });
+});
+
+/** The attributes Tempo's compare() counts a span under, as `label=value` (the test's model of a pushed span). */
+function compareAttrs(s: ModelSpan): string[] {
+  return [
+    ...Object.entries(s.attrs).map(([k, v]) => `span.${k}=${String(v)}`),
+    `resource.service.name=${s.service}`,
+    `resource.deployment.environment=${s.env}`,
+    `name=${s.name}`,
+    `status=${s.status}`,
+    `kind=${s.kind}`,
+  ];
+}
+const attrLabel = (pair: string) => pair.slice(0, pair.indexOf('='));
+
+/** The compare() series computed from the model: per group and `label=value`, and per group's label totals. */
+function expectedCompare(matches: (s: ModelSpan) => boolean, selected: (s: ModelSpan) => boolean) {
+  const values = { baseline: new Map<string, ModelSpan[]>(), selection: new Map<string, ModelSpan[]>() };
+  const totals = { baseline: new Map<string, ModelSpan[]>(), selection: new Map<string, ModelSpan[]>() };
+  for (const s of spans.filter(matches)) {
+    const group = selected(s) ? 'selection' : 'baseline';
+    for (const pair of compareAttrs(s)) {
+      values[group].set(pair, [...(values[group].get(pair) ?? []), s]);
+      totals[group].set(attrLabel(pair), [...(totals[group].get(attrLabel(pair)) ?? []), s]);
+    }
+  }
+  const perSecond = (list: ModelSpan[]) => Object.fromEntries(seconds.map((sec) => [sec, list.filter((s) => secondOf(s) === sec).length]));
+  const series: Record<string, Record<number, number>> = {};
+  for (const group of ['baseline', 'selection'] as const) {
+    for (const [pair, list] of values[group]) series[`__meta_type=${group},${pair}`] = perSecond(list);
+    for (const [label, list] of totals[group]) series[`__meta_type=${group}_total,${label}=nil`] = perSecond(list);
+  }
+  return { series, values };
+}
+
+describe('TraceQL metrics compare()', () => {
+  it('counts every attribute value of the selection and the baseline per step, with totals', async () => {
+    const isError = (s: ModelSpan) => s.status === 'error';
+    close(points(await range('{ } | compare({ status = error }, 1000)')), expectedCompare(() => true, isError).series);
+    // The query's own filter narrows both groups; a filter the pushdown cannot translate gives the same answer.
+    const server = (s: ModelSpan) => s.kind === 'server';
+    const get200 = (s: ModelSpan) => s.attrs['http.status_code'] === 200;
+    close(points(await range('{ kind = server } | compare({ span.http.status_code = 200 }, 1000)')), expectedCompare(server, get200).series);
+    close(points(await range('{ kind = server && 1 = 1 } | compare({ span.http.status_code = 200 }, 1000)')), expectedCompare(server, get200).series);
+  });
+
+  it('selects by time when given start and end (unix nanoseconds), the rest is baseline', async () => {
+    const starts = [...new Set(spans.map((s) => s.startNs))].sort((a, b) => (a < b ? -1 : 1));
+    const from = starts[Math.floor(starts.length / 3)];
+    const to = starts[Math.floor((2 * starts.length) / 3)];
+    const selected = (s: ModelSpan) => s.startNs >= from && s.startNs < to && s.kind === 'client';
+    const want = expectedCompare(() => true, selected);
+    expect(want.values.selection.size).toBeGreaterThan(0);
+    close(points(await range(`{ } | compare({ kind = client }, 1000, ${from}, ${to})`)), want.series);
+  });
+
+  it('keeps the topN values per attribute by count and marks the attributes that had more', async () => {
+    const topN = 2;
+    const answer = await instant(`{ } | compare({ status = error }, ${topN})`);
+    const { values } = expectedCompare(() => true, (s) => s.status === 'error');
+    const byLabel = (labels: { key: string; value: Record<string, unknown> }[]) => labels.map(labelText);
+    for (const group of ['baseline', 'selection'] as const) {
+      const perAttribute = new Map<string, [string, number][]>();
+      for (const [pair, list] of values[group]) perAttribute.set(attrLabel(pair), [...(perAttribute.get(attrLabel(pair)) ?? []), [pair, list.length]]);
+      for (const [label, list] of perAttribute) {
+        const got = answer.series.filter((s) => byLabel(s.labels)[0] === `__meta_type=${group}` && attrLabel(byLabel(s.labels)[1]) === label);
+        expect(got.length, `${group} ${label}`).toBe(Math.min(topN, list.length));
+        // Each answered value has its count, and no value left out has a larger count than one answered.
+        const counts = new Map(list);
+        for (const s of got) expect(s.value, byLabel(s.labels)[1]).toBe(counts.get(byLabel(s.labels)[1]));
+        const answered = new Set(got.map((s) => byLabel(s.labels)[1]));
+        const lowest = Math.min(...got.map((s) => s.value as number));
+        for (const [pair, n] of list) if (!answered.has(pair)) expect(n, pair).toBeLessThanOrEqual(lowest);
+      }
+    }
+    const marked = answer.series.filter((s) => byLabel(s.labels)[0] === '__meta_error=__too_many_values__').map((s) => attrLabel(byLabel(s.labels)[1]));
+    const tooMany = new Set<string>();
+    for (const group of ['baseline', 'selection'] as const) {
+      const distinct = new Map<string, number>();
+      for (const pair of values[group].keys()) distinct.set(attrLabel(pair), (distinct.get(attrLabel(pair)) ?? 0) + 1);
+      for (const [label, n] of distinct) if (n > topN) tooMany.add(label);
+    }
+    expect(tooMany.size).toBeGreaterThan(0);
+    // An instant answer leaves out series without a value, as the error series are in a range answer (no samples).
+    const ranged = await get('/api/metrics/query_range', { q: `{ } | compare({ status = error }, ${topN})`, start: String(windowStart), end: String(windowEnd), step: '1s' });
+    const errors = (ranged.body as Answer).series.filter((s) => labelText(s.labels[0]) === '__meta_error=__too_many_values__');
+    expect(errors.map((s) => attrLabel(labelText(s.labels[1]))).sort()).toEqual([...tooMany].sort());
+    expect(errors.every((s) => s.samples?.length === 0)).toBe(true);
+    expect(marked).toEqual([]);
   });
 });

@@ -77,6 +77,8 @@ describe('parse', () => {
     expect(parseQuery('{} | rate() > 2 | topk(3) with(sample=0.1)')).toMatchObject({ expr: { second: [{ kind: 'filter', op: '>', value: 2 }, { kind: 'topk', n: 3 }] }, hints: { sample: { type: 'float', value: 0.1 } } });
     expect(parseQuery('({} | rate()) * 100 > 5')).toMatchObject({ expr: { kind: 'math', op: '*', right: { kind: 'number', value: 100 }, second: [{ value: 5 }] } });
     expect(parseQuery('{} | compare({ status = error }, 5)')).toMatchObject({ expr: { fn: { fn: 'compare', topN: 5 } } });
+    // Unix nanoseconds are kept exactly (beyond a double's integers).
+    expect(parseQuery('{} | compare({ status = error }, 5, 1732862400000000001, 1732862400000000003)')).toMatchObject({ expr: { fn: { fn: 'compare', topN: 5, start: 1732862400000000001n, end: 1732862400000000003n } } });
   });
 
   it('refuses with Tempo’s positions and texts', () => {
@@ -102,6 +104,9 @@ describe('parse', () => {
     expect(error('{ parent.a = 1 }')).toBe('parent not yet supported');
     expect(error('{} | rate() | topk(0)')).toMatch(/topk/);
     expect(error('{} | compare({status=error}) > 10')).toBe('`compare()` cannot be used with second stage functions');
+    expect(error('{} | compare({status=error}, 0)')).toBe('compare() top number of values must be integer greater than 0');
+    expect(error('{} | compare({status=error}, 3, 5, 5)')).toBe('compare() end timestamp must be greater than start timestamp');
+    expect(error('{} | compare({status=error}, 3, 0, 5)')).toBe('compare() timestamps must be positive integer unix nanoseconds');
   });
 
   it('reads tags of the v2 tag values call', () => {
@@ -127,7 +132,12 @@ describe('parse', () => {
 describe('pushdown', () => {
   const sql = (q: string) => filterSql(filterOf(q), table);
   it('compares attributes in their arrays, the service in its column, numbers only with numbers', () => {
-    expect(sql('{ span.a = "it\'s" }')).toBe("arrayExists((k, v, t) -> k = 'a' AND t NOT IN ('i', 'd', 'b') AND v = 'it\\'s', attribute_keys, attribute_values, if(empty(attribute_types), arrayMap(x -> '', attribute_keys), attribute_types))");
+    // A stored array ('a') compares element by element; any other value by its type.
+    const elements = `extractAll(v, '"((?:[^"\\\\\\\\]|\\\\\\\\.)*)"')`;
+    expect(sql('{ span.a = "it\'s" }')).toBe(`arrayExists((k, v, t) -> k = 'a' AND if(t = 'a', has(${elements}, 'it\\'s'), t NOT IN ('i', 'd', 'b') AND v = 'it\\'s'), attribute_keys, attribute_values, if(empty(attribute_types), arrayMap(x -> '', attribute_keys), attribute_types))`);
+    expect(sql('{ span.a != "say \\"hi\\"" }')).toContain(`NOT has(${elements}, 'say \\\\"hi\\\\"')`);
+    expect(sql('{ span.a != 5 }')).toContain(`arrayAll(e -> (match(e, `);
+    expect(sql('{ span.a > 5 }')).toContain(`arrayExists(e -> (match(e, `);
     expect(sql('{ resource.service.name = "x" }')).toBe("(service_name != '' AND service_name = 'x')");
     expect(sql('{ .a >= 5 }')).toContain('toFloat64OrZero(v) >= 5');
     expect(sql('{ 5 <= .a }')).toContain('toFloat64OrZero(v) >= 5');
