@@ -107,13 +107,13 @@ export function ReadStats({ metrics }: { metrics: QrynMetricsData }) {
       <h3 id={headingId} className={css({ textStyle: 'sm', fontWeight: 'semibold' })}>
         Queries
       </h3>
-      <dl className={css({ display: 'flex', flexWrap: 'wrap', gap: '6' })}>
+      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '6' })}>
         <Stat label="Running" value={`${formatNumber(metrics.readsRunning)} of ${formatNumber(metrics.readsRunningLimit)}`} />
         <Stat label="Waiting" value={`${formatNumber(metrics.readsQueued)} of ${formatNumber(metrics.readsQueuedLimit)}`} />
         <Stat label="Refused, too many at once" value={formatNumber(metrics.readsRefused)} />
         <Stat label="Timed out" value={formatNumber(metrics.readsTimedOut)} />
         <Stat label="Answered" value={formatBytes(metrics.readsBytesAnswered)} />
-      </dl>
+      </div>
       <p className={css({ color: 'fg.muted', textStyle: 'xs' })}>
         Running and waiting now; the others since the platform started. Past the waiting limit a query is answered 429 with Retry-After.
       </p>
