@@ -5,13 +5,14 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
-import { Alert } from '../../../../components/ui/alert';
 import { Button } from '../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../components/ui/field';
 import { Spinner } from '../../../../components/ui/spinner';
 import type { ExplorerView } from '../../../../machines/qryn-explorer/explorer-url';
 import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../../machines/qryn-explorer/qryn-metric-query.machine';
 import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
+import { endAlignedRange } from './evaluation-range';
+import { QueryErrorAlert } from './query-error';
 import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
 
@@ -49,6 +50,22 @@ export function ResultsTable({ table }: { table: ResultTable }) {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+/** An answer with no series: what was asked, over which range, and where to look, instead of an empty chart. */
+export function NoSeries({ query, range }: { query: string; range: RangeMs }) {
+  return (
+    <div role="status" className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderStyle: 'dashed', borderColor: 'border.default', borderRadius: 'l2' })}>
+      <p>
+        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {utc(range.from)} to {utc(range.to)} UTC.
+      </p>
+      <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>
+        Widen the time range, or check the label values in the label browser: a matcher on a value with no data in this range matches nothing.
+      </p>
     </div>
   );
 }
@@ -100,9 +117,7 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
       </div>
       {state.matches('running') && <Spinner size="lg" label="Running the query" />}
       {state.matches('error') && (
-        <Alert status="error" title="The query failed">
-          {state.context.error}
-        </Alert>
+        <QueryErrorAlert title="The query failed" error={state.context.error ?? ''} query={state.context.request?.query ?? ''} />
       )}
       {state.matches('results') && result && (
         <>
@@ -110,7 +125,13 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
             {seriesCount} {seriesCount === 1 ? 'series' : 'series'}
             {result.resultType !== 'matrix' && ` (${result.resultType})`}
           </p>
-          {drawn && chart ? <TimeSeriesChart data={chart} /> : table && <ResultsTable table={table} />}
+          {seriesCount === 0 && state.context.request ? (
+            <NoSeries query={state.context.request.query} range={state.context.request.range} />
+          ) : drawn && chart ? (
+            <TimeSeriesChart data={chart} />
+          ) : (
+            table && <ResultsTable table={table} />
+          )}
         </>
       )}
     </section>
@@ -144,7 +165,8 @@ export function MetricsPanel(props: MetricsPanelProps) {
   const { runId, query, source, range } = props;
   useEffect(() => {
     if (runId === 0) return;
-    const request: MetricRequest = { source, query, kind, range, stepSeconds: step === 'auto' ? autoStepSeconds(range) : Number(step) };
+    const stepSeconds = step === 'auto' ? autoStepSeconds(range) : Number(step);
+    const request: MetricRequest = { source, query, kind, range: kind === 'range' ? endAlignedRange(range, stepSeconds) : range, stepSeconds };
     actor.send({ type: 'metric.run', request });
     // Only a run (or a change of how to run) sends: the query text changes with every keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
+import { QueryErrorAlert, useReportQueryError } from '../query-error';
 import { Button } from '../../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../../components/ui/field';
 import { Spinner } from '../../../../../components/ui/spinner';
@@ -104,9 +105,7 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
   if (state.matches('running')) return <Spinner size="lg" label="Reading the logs" />;
   if (state.matches('error')) {
     return (
-      <Alert status="error" title="The log query failed">
-        {error}
-      </Alert>
+      <QueryErrorAlert title="The log query failed" error={error ?? ''} query={query} />
     );
   }
   if (!result) return <></>;
@@ -229,6 +228,7 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
     tail.send({ type: 'tail.dismiss' });
     search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r, limit } });
   }, [runId, search, tail, limit]);
+  useReportQueryError(useSelector(search, (s) => (s.matches('error') ? s.context.error : null)));
   const tailState = useSelector(tail, (s) => s.value);
   const tailing = tailState !== 'off';
   const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });
