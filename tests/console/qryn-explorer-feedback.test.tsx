@@ -102,3 +102,19 @@ describe('metric results', () => {
     expect((end - start) % (step * 1e9)).toBe(0);
   });
 });
+
+describe('metric values on screen and in the downloads', () => {
+  it('the table shows six significant digits (all of them in the title); JSON has numbers; files are named after the query', async () => {
+    fakeFetch(() => new Response(JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [{ metric: { job: 'app' }, values: [[1_764_000_000, '0.30000000000000004']] }] } })));
+    const range = { from: 1_763_996_400_000, to: 1_764_000_000_000 };
+    render(<MetricsPanel target={{ url: INSTANCE, auth: 'k:s' }} source="prometheus" query="up" range={range} runId={1} view="table" onViewChange={() => undefined} onCredentialRefused={() => undefined} onError={() => undefined} />);
+    const table = await screen.findByRole('table', { name: 'Results' }, { timeout: 5000 });
+    const cell = [...table.querySelectorAll('td')].find((td) => td.textContent === '0.3')!;
+    expect(cell.getAttribute('title')).toBe('0.30000000000000004');
+    const json = screen.getByRole('link', { name: 'Export JSON' });
+    expect(json.getAttribute('download')).toBe('up__0123456789abcdef__2025-11-24T16-00-00Z.json');
+    const exported = JSON.parse(decodeURIComponent(json.getAttribute('href')!.split(',').slice(1).join(','))) as { Value: unknown }[];
+    expect(exported[0]!.Value).toBe(0.30000000000000004);
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('download')).toBe('up__0123456789abcdef__2025-11-24T16-00-00Z.csv');
+  });
+});

@@ -1,6 +1,6 @@
 // The explorer's metric results: a PromQL query, or a LogQL metric query (the shell decides), run by the
 // qryn-metric-query machine. A range query is drawn as a uPlot chart or shown as a table (the view is in the address),
-// an instant query as a table; a step control (auto or chosen); the table as YourData.csv / YourData.json.
+// an instant query as a table; a step control (auto or chosen); the table as <query>__<instance>__<time>.csv / .json.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
@@ -13,6 +13,7 @@ import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../..
 import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
 import { endAlignedRange } from './evaluation-range';
 import { QueryErrorAlert } from './query-error';
+import { displayValue, exportName } from './result-format';
 import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
 
@@ -44,7 +45,10 @@ export function ResultsTable({ table }: { table: ResultTable }) {
           {table.rows.map((row, i) => (
             <tr key={i}>
               {row.map((cell, j) => (
-                <td key={j}>{cell}</td>
+                // The value as read to at most VALUE_DIGITS significant digits; the title and the downloads keep all.
+                <td key={j} title={table.columns[j] === 'Value' && displayValue(cell) !== cell ? cell : undefined}>
+                  {table.columns[j] === 'Value' ? displayValue(cell) : cell}
+                </td>
               ))}
             </tr>
           ))}
@@ -78,10 +82,12 @@ export interface MetricsResultsProps {
   onKindChange: (kind: 'range' | 'instant') => void;
   step: string;
   onStepChange: (step: string) => void;
+  /** The instance read, for the downloads' names. */
+  instanceUrl?: string;
 }
 
 /** The controls and what the machine holds: spinner, the instance's reason, or the chart / table. */
-export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange }: MetricsResultsProps) {
+export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange, instanceUrl }: MetricsResultsProps) {
   const state = useSelector(actor, (s) => s);
   const result = state.context.result;
   const table = useMemo(() => (result ? resultTable(result) : null), [result]);
@@ -113,7 +119,9 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
             </Button>
           ))}
         </div>
-        {state.matches('results') && table && <TableExports table={table} />}
+        {state.matches('results') && table && state.context.request && (
+          <TableExports table={table} name={exportName(state.context.request.query, instanceUrl ?? '', state.context.request.range.to)} />
+        )}
       </div>
       {state.matches('running') && <Spinner size="lg" label="Running the query" />}
       {state.matches('error') && (
@@ -173,5 +181,5 @@ export function MetricsPanel(props: MetricsPanelProps) {
   }, [runId, kind, step, actor]);
   const error = useSelector(actor, (s) => (s.matches('error') ? s.context.error : null));
   useEffect(() => latest.current.onError(error), [error]);
-  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} />;
+  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} instanceUrl={props.target.url} />;
 }

@@ -15,6 +15,7 @@ import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
 import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, DEFAULT_LINE_LIMIT, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
 import { authorizationFor } from '../../../../../services/qryn-view';
+import { exportName } from '../result-format';
 import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
@@ -93,9 +94,9 @@ export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input,
 });
 
 /** The lines as the View's export. */
-function LogExports({ lines }: { lines: LogLine[] }) {
+function LogExports({ lines, name }: { lines: LogLine[]; name: string }) {
   const table = useMemo(() => logsTable(lines), [lines]);
-  return <TableExports table={table} />;
+  return <TableExports table={table} name={name} />;
 }
 
 function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
@@ -121,7 +122,7 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
           ? 'No lines matched in this time range.'
           : `${result.lines.length.toLocaleString('en-US')} ${result.lines.length === 1 ? 'line' : 'lines'}, newest first${result.lines.length >= result.limit ? ` (the limit of ${result.limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`}
       </p>
-      {result.lines.length > 0 && <LogExports lines={result.lines} />}
+      {result.lines.length > 0 && <LogExports lines={result.lines} name={exportName(query, instanceUrl, range.to)} />}
       <LogLines lines={result.lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
     </div>
   );
