@@ -58,7 +58,8 @@ test.describe('qryn explorer logs as the owner', () => {
 
     // The lines export as the View's table, built in the browser.
     const [csv] = await Promise.all([page.waitForEvent('download'), logs.getByRole('link', { name: 'Export CSV' }).click()]);
-    expect(csv.suggestedFilename()).toBe('YourData.csv');
+    // Named after the query, the instance and the end of the range read (UTC).
+    expect(csv.suggestedFilename()).toMatch(new RegExp(`^app-${app.replace(/[^\w.]+/g, '-')}__[\\w.-]+__\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.csv$`));
     const exported = (await readFile((await csv.path())!, 'utf8')).trim().split('\n');
     expect(exported[0]).toBe('Time,Labels,Line');
     expect(exported).toHaveLength(4);

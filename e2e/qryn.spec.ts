@@ -125,7 +125,7 @@ test.describe('qryn as the owner', () => {
     await expect(page.getByRole('region', { name: 'Logs' })).toContainText('Hello from curl');
     expect((await page.context().cookies()).find((c) => c.name === 'organization_project')).toBeUndefined();
     const [viewCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-    expect(viewCsv.suggestedFilename()).toBe('YourData.csv');
+    expect(viewCsv.suggestedFilename()).toMatch(/^job-curl-example__[\w.-]+__\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.csv$/);
     const exported = (await readFile((await viewCsv.path())!, 'utf8')).trim().split('\n');
     expect(exported[0]).toBe('Time,Labels,Line');
     expect(exported).toHaveLength(2);

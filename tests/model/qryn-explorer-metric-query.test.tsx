@@ -98,9 +98,10 @@ const viewStates = {
     await user.click(screen.getByRole('button', { name: 'Table' }));
     expect(screen.getByRole('table', { name: 'Results' }).textContent).toContain('{job="web"}');
     const csv = screen.getByRole('link', { name: 'Export CSV' });
-    expect(csv.getAttribute('download')).toBe('YourData.csv');
+    // Named after the query and the end of its range (no instance in this harness).
+    expect(csv.getAttribute('download')).toBe('rate-http_requests_total-5m__1970-01-01T01-00-00Z.csv');
     expect(decodeURIComponent(csv.getAttribute('href')!.split(',').slice(1).join(','))).toBe(tableCsv(resultTable(matrix)));
-    expect(screen.getByRole('link', { name: 'Export JSON' }).getAttribute('download')).toBe('YourData.json');
+    expect(screen.getByRole('link', { name: 'Export JSON' }).getAttribute('download')).toBe('rate-http_requests_total-5m__1970-01-01T01-00-00Z.json');
     await user.click(screen.getByRole('button', { name: 'Chart' }));
   },
   error: ({ screen, snapshot }) => expect(screen.getByRole('alert').textContent).toContain(snapshot.context.error),

@@ -7,6 +7,7 @@
 // TraceQL sources read the same.
 import { Prec, StateEffect, StateField, type EditorState, type Extension } from '@codemirror/state';
 import { EditorView, ViewPlugin, keymap, showTooltip, type Tooltip, type ViewUpdate } from '@codemirror/view';
+import { queryRun } from './query-run';
 
 export interface Completion {
   label: string;
@@ -84,6 +85,7 @@ const list = StateField.define<OpenList | null>({
   create: () => null,
   update(value, tr) {
     for (const effect of tr.effects) {
+      if (effect.is(queryRun)) return null;
       if (effect.is(opened)) return effect.value ? build(tr.state, effect.value.result, effect.value.result.from, effect.value.id, null, 0) : null;
       if (effect.is(selected) && value) return { ...value, selected: Math.min(Math.max(effect.value, 0), value.options.length - 1) };
     }
@@ -167,16 +169,30 @@ function listView(view: EditorView, id: string) {
   return { dom, update: render };
 }
 
+const OPENER_CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}', '"': '"' };
+/** Where the bracket closer (bracket-closing.ts) would also close a pair: at the end, before blanks and closers. */
+const PAIR_BEFORE = /^(?:$|[\s)\]},])/;
+/** An applied text that opens a label's value (`host="`, `host=~"`): the value list follows it. */
+export const OPENS_VALUE = /[=~]"$/;
+
+/**
+ * The change that applies `text` over from..to, with the pairs the bracket closer would have made had it been typed:
+ * `rate(` becomes `rate(|)` and `host="` becomes `host="|"`, so that a `)` typed next steps over the closer as it
+ * does after a typed `(`, and no lone quote is left; a value's closing quote steps over the one already there.
+ */
+export function completionChange(doc: string, from: number, to: number, text: string) {
+  const next = doc.slice(to, to + 1);
+  const last = text.slice(-1);
+  const opens = last === '"' ? OPENS_VALUE.test(text) : last in OPENER_CLOSER;
+  if (opens && PAIR_BEFORE.test(next)) return { changes: { from, to, insert: text + OPENER_CLOSER[last]! }, anchor: from + text.length };
+  if (!opens && last === '"' && next === '"') return { changes: { from, to: to + 1, insert: text }, anchor: from + text.length };
+  return { changes: { from, to, insert: text }, anchor: from + text.length };
+}
+
 function applyOption(view: EditorView, open: OpenList, option: Completion) {
   const pos = view.state.selection.main.head;
-  const text = option.apply ?? option.label;
-  view.dispatch({
-    changes: { from: open.from, to: pos, insert: text },
-    selection: { anchor: open.from + text.length },
-    scrollIntoView: true,
-    userEvent: 'input.complete',
-    effects: opened.of(null),
-  });
+  const { changes, anchor } = completionChange(view.state.doc.toString(), open.from, pos, option.apply ?? option.label);
+  view.dispatch({ changes, selection: { anchor }, scrollIntoView: true, userEvent: 'input.complete', effects: opened.of(null) });
 }
 
 let lists = 0;
@@ -192,12 +208,20 @@ export function completion(source: CompletionSource, { delay = 50 }: { delay?: n
       constructor(readonly view: EditorView) {}
 
       update(update: ViewUpdate) {
+        // A run closes the list (the field) and drops what was still asked, so nothing opens over the results.
+        if (update.transactions.some((tr) => tr.effects.some((e) => e.is(queryRun)))) return this.cancel();
         if (!update.docChanged && !update.selectionSet && !update.focusChanged) return;
         if (update.docChanged) this.cancel();
         if (update.focusChanged && !update.view.hasFocus) {
           this.cancel();
           // A lost focus closes the list (not from inside an update: a dispatch there is refused).
           if (update.state.field(list)) setTimeout(() => this.view.state.field(list) && !this.view.hasFocus && this.view.dispatch({ effects: opened.of(null) }));
+          return;
+        }
+        // A label name applied as `host="` goes on to its values at once, as if Ctrl-Space had been pressed.
+        const head = update.state.selection.main.head;
+        if (update.transactions.some((tr) => tr.isUserEvent('input.complete')) && OPENS_VALUE.test(update.state.sliceDoc(head - 2, head))) {
+          this.schedule(true, 0);
           return;
         }
         const typing = update.transactions.some((tr) => tr.isUserEvent('input.type'));

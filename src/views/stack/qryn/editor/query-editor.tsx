@@ -21,6 +21,8 @@ import { errorPosition, errorSpan } from '../../../../services/qryn-explorer';
 import { bracketClosing } from './bracket-closing';
 import { explorerHighlight } from './editor-highlight';
 import { errorUnderline, underlineError } from './error-underline';
+import { explainQueryError } from './query-error';
+import { queryRun } from './query-run';
 import type { LabelSource } from './label-source';
 
 export interface QueryEditorProps {
@@ -98,7 +100,8 @@ export function QueryEditor(props: QueryEditorProps) {
   latest.current = props;
 
   useEffect(() => {
-    const run = () => {
+    const run = (editor: EditorView) => {
+      editor.dispatch({ effects: queryRun.of(null) });
       latest.current.onRun();
       return true;
     };
@@ -166,7 +169,7 @@ export function QueryEditor(props: QueryEditorProps) {
     if (!editor) return;
     const position = props.error ? errorPosition(props.error) : null;
     const text = editor.state.doc.toString();
-    editor.dispatch(underlineError(position && text ? { ...errorSpan(text, position), message: props.error! } : null));
+    editor.dispatch(underlineError(position && text ? { ...errorSpan(text, position), message: explainQueryError(props.error!, text) } : null));
   }, [props.error]);
 
   return <div ref={host} data-language={props.language} className={css({ w: 'full', minW: '0' })} />;

@@ -25,6 +25,7 @@ import { cachedLabelSource, type LabelSource } from '../editor/label-source';
 import { QueryEditor } from '../editor/query-editor';
 import { loadHistory, rememberQuery } from '../editor/query-history';
 import { MetricsPanel } from './metrics-panel';
+import { QueryErrorReport } from './query-error';
 import { TimeRangePicker } from './time-range-picker';
 
 const PLACEHOLDERS: Record<ExplorerLanguage, string> = {
@@ -75,7 +76,10 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
   const [draft, setDraft] = useState(url.query);
   const [run, setRun] = useState<ExplorerRun | null>(null);
   const [history, setHistory] = useState(() => loadHistory(url.language));
+  // The last run's error from whichever panel ran it (metrics by its onError, logs and traces through the context),
+  // for the editor to underline.
   const [metricError, setMetricError] = useState<string | null>(null);
+  const [panelError, setPanelError] = useState<string | null>(null);
 
   // The address changed under the page (back, forward, a link): the editor follows it.
   useEffect(() => setDraft(url.query), [url.query, url.language]);
@@ -132,6 +136,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
     setDraft(query);
     setRun(null);
     setMetricError(null);
+    setPanelError(null);
   };
 
   const meta = LANGUAGES.find((l) => l.value === url.language)!;
@@ -205,7 +210,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
                 label={editorLabel}
                 placeholder={PLACEHOLDERS[url.language]}
                 labels={labelSources[url.language]}
-                error={metricRun ? metricError : null}
+                error={metricRun ? metricError : panelError}
                 describedBy="query-editor-help"
               />
               {queryMessage && (
@@ -247,6 +252,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
           onError={setMetricError}
         />
       )}
+      <QueryErrorReport.Provider value={setPanelError}>
       {run && logqlDecided && !logqlKind.metric &&
         panels.logs({
           run,
@@ -265,6 +271,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
           traceId: url.traceId,
           onOpenTrace: (traceId) => write({ traceId }, traceId !== null),
         })}
+      </QueryErrorReport.Provider>
     </div>
   );
 }

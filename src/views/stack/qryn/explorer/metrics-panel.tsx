@@ -1,17 +1,19 @@
 // The explorer's metric results: a PromQL query, or a LogQL metric query (the shell decides), run by the
 // qryn-metric-query machine. A range query is drawn as a uPlot chart or shown as a table (the view is in the address),
-// an instant query as a table; a step control (auto or chosen); the table as YourData.csv / YourData.json.
+// an instant query as a table; a step control (auto or chosen); the table as <query>__<instance>__<time>.csv / .json.
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
-import { Alert } from '../../../../components/ui/alert';
 import { Button } from '../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../components/ui/field';
 import { Spinner } from '../../../../components/ui/spinner';
 import type { ExplorerView } from '../../../../machines/qryn-explorer/explorer-url';
 import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../../machines/qryn-explorer/qryn-metric-query.machine';
 import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
+import { endAlignedRange } from './evaluation-range';
+import { QueryErrorAlert } from './query-error';
+import { displayValue, exportName } from './result-format';
 import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
 
@@ -43,12 +45,31 @@ export function ResultsTable({ table }: { table: ResultTable }) {
           {table.rows.map((row, i) => (
             <tr key={i}>
               {row.map((cell, j) => (
-                <td key={j}>{cell}</td>
+                // The value as read to at most VALUE_DIGITS significant digits; the title and the downloads keep all.
+                <td key={j} title={table.columns[j] === 'Value' && displayValue(cell) !== cell ? cell : undefined}>
+                  {table.columns[j] === 'Value' ? displayValue(cell) : cell}
+                </td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+/** An answer with no series: what was asked, over which range, and where to look, instead of an empty chart. */
+export function NoSeries({ query, range }: { query: string; range: RangeMs }) {
+  return (
+    <div role="status" className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderStyle: 'dashed', borderColor: 'border.default', borderRadius: 'l2' })}>
+      <p>
+        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {utc(range.from)} to {utc(range.to)} UTC.
+      </p>
+      <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>
+        Widen the time range, or check the label values in the label browser: a matcher on a value with no data in this range matches nothing.
+      </p>
     </div>
   );
 }
@@ -61,10 +82,12 @@ export interface MetricsResultsProps {
   onKindChange: (kind: 'range' | 'instant') => void;
   step: string;
   onStepChange: (step: string) => void;
+  /** The instance read, for the downloads' names. */
+  instanceUrl?: string;
 }
 
 /** The controls and what the machine holds: spinner, the instance's reason, or the chart / table. */
-export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange }: MetricsResultsProps) {
+export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange, instanceUrl }: MetricsResultsProps) {
   const state = useSelector(actor, (s) => s);
   const result = state.context.result;
   const table = useMemo(() => (result ? resultTable(result) : null), [result]);
@@ -96,13 +119,13 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
             </Button>
           ))}
         </div>
-        {state.matches('results') && table && <TableExports table={table} />}
+        {state.matches('results') && table && state.context.request && (
+          <TableExports table={table} name={exportName(state.context.request.query, instanceUrl ?? '', state.context.request.range.to)} />
+        )}
       </div>
       {state.matches('running') && <Spinner size="lg" label="Running the query" />}
       {state.matches('error') && (
-        <Alert status="error" title="The query failed">
-          {state.context.error}
-        </Alert>
+        <QueryErrorAlert title="The query failed" error={state.context.error ?? ''} query={state.context.request?.query ?? ''} />
       )}
       {state.matches('results') && result && (
         <>
@@ -110,7 +133,13 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
             {seriesCount} {seriesCount === 1 ? 'series' : 'series'}
             {result.resultType !== 'matrix' && ` (${result.resultType})`}
           </p>
-          {drawn && chart ? <TimeSeriesChart data={chart} /> : table && <ResultsTable table={table} />}
+          {seriesCount === 0 && state.context.request ? (
+            <NoSeries query={state.context.request.query} range={state.context.request.range} />
+          ) : drawn && chart ? (
+            <TimeSeriesChart data={chart} />
+          ) : (
+            table && <ResultsTable table={table} />
+          )}
         </>
       )}
     </section>
@@ -144,12 +173,13 @@ export function MetricsPanel(props: MetricsPanelProps) {
   const { runId, query, source, range } = props;
   useEffect(() => {
     if (runId === 0) return;
-    const request: MetricRequest = { source, query, kind, range, stepSeconds: step === 'auto' ? autoStepSeconds(range) : Number(step) };
+    const stepSeconds = step === 'auto' ? autoStepSeconds(range) : Number(step);
+    const request: MetricRequest = { source, query, kind, range: kind === 'range' ? endAlignedRange(range, stepSeconds) : range, stepSeconds };
     actor.send({ type: 'metric.run', request });
     // Only a run (or a change of how to run) sends: the query text changes with every keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runId, kind, step, actor]);
   const error = useSelector(actor, (s) => (s.matches('error') ? s.context.error : null));
   useEffect(() => latest.current.onError(error), [error]);
-  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} />;
+  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} instanceUrl={props.target.url} />;
 }

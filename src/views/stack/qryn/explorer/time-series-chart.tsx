@@ -5,6 +5,7 @@ import { css } from "styled-system/css";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { ChartData } from "../../../../services/qryn-explorer";
+import { legendTime, smallestStep } from "./result-format";
 
 // Colours told apart in both themes (and by people with the common colour vision deficiencies, mostly).
 const PALETTE = [
@@ -57,7 +58,11 @@ export function TimeSeriesChart({
             scales: { x: { time: true } },
             axes: [axis, { ...axis, size: 60 }],
             series: [
-              { label: "Time" },
+              {
+                label: "Time",
+                // To the second when points are under a minute apart (uPlot's default shows minutes only).
+                value: (_u: uPlot, v: number | null) => (v == null ? "—" : legendTime(v, smallestStep(data.xs))),
+              },
               ...data.names.map((name, i) => ({
                 label: name,
                 stroke: seriesColour(i),

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
+import { QueryErrorAlert, useReportQueryError } from '../query-error';
 import { Button } from '../../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../../components/ui/field';
 import { Spinner } from '../../../../../components/ui/spinner';
@@ -14,6 +15,7 @@ import { qrynLogSearchMachine, type QrynLogSearchMachine } from '../../../../../
 import { MAX_TAIL_LINES, TAIL_FAILED, qrynLogTailMachine, type LogTailEvent, type QrynLogTailMachine, type TailRequest } from '../../../../../machines/qryn-logs/qryn-log-tail.machine';
 import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searchLogs, tailFrameLines, tailSocketWith, DEFAULT_LINE_LIMIT, type FilterEdit, type LogLine } from '../../../../../services/qryn-logs';
 import { authorizationFor } from '../../../../../services/qryn-view';
+import { exportName } from '../result-format';
 import { TableExports } from '../table-exports';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
@@ -92,9 +94,9 @@ export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input,
 });
 
 /** The lines as the View's export. */
-function LogExports({ lines }: { lines: LogLine[] }) {
+function LogExports({ lines, name }: { lines: LogLine[]; name: string }) {
   const table = useMemo(() => logsTable(lines), [lines]);
-  return <TableExports table={table} />;
+  return <TableExports table={table} name={name} />;
 }
 
 function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
@@ -104,9 +106,7 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
   if (state.matches('running')) return <Spinner size="lg" label="Reading the logs" />;
   if (state.matches('error')) {
     return (
-      <Alert status="error" title="The log query failed">
-        {error}
-      </Alert>
+      <QueryErrorAlert title="The log query failed" error={error ?? ''} query={query} />
     );
   }
   if (!result) return <></>;
@@ -122,7 +122,7 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
           ? 'No lines matched in this time range.'
           : `${result.lines.length.toLocaleString('en-US')} ${result.lines.length === 1 ? 'line' : 'lines'}, newest first${result.lines.length >= result.limit ? ` (the limit of ${result.limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`}
       </p>
-      {result.lines.length > 0 && <LogExports lines={result.lines} />}
+      {result.lines.length > 0 && <LogExports lines={result.lines} name={exportName(query, instanceUrl, range.to)} />}
       <LogLines lines={result.lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
     </div>
   );
@@ -229,6 +229,7 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
     tail.send({ type: 'tail.dismiss' });
     search.send({ type: 'logs.run', request: { instanceUrl: url, auth: credential, query: q, range: r, limit } });
   }, [runId, search, tail, limit]);
+  useReportQueryError(useSelector(search, (s) => (s.matches('error') ? s.context.error : null)));
   const tailState = useSelector(tail, (s) => s.value);
   const tailing = tailState !== 'off';
   const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });

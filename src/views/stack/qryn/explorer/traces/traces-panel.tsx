@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { Alert } from '../../../../../components/ui/alert';
+import { QueryErrorAlert, useReportQueryError } from '../query-error';
 import { Button } from '../../../../../components/ui/button';
 import { Spinner } from '../../../../../components/ui/spinner';
 import { qrynTraceSearchMachine, type QrynTraceSearchMachine } from '../../../../../machines/qryn-traces/qryn-trace-search.machine';
@@ -83,9 +84,7 @@ export function TraceSearchResults({ actor, onOpenTrace }: { actor: ActorRefFrom
   if (state.matches('running')) return <Spinner size="lg" label="Searching traces" />;
   if (state.matches('error')) {
     return (
-      <Alert status="error" title="The trace search failed">
-        {state.context.error}
-      </Alert>
+      <QueryErrorAlert title="The trace search failed" error={state.context.error ?? ''} query={state.context.request?.query ?? ''} />
     );
   }
   const { hits } = state.context;
@@ -142,6 +141,7 @@ export function TracesPanel(props: TracesPanelProps): JSX.Element {
     const { instanceUrl: url, auth: credential, query: q, range: r } = latest.current;
     search.send({ type: 'traces.run', request: { instanceUrl: url, auth: credential, query: q, range: r } });
   }, [runId, search]);
+  useReportQueryError(useSelector(search, (s) => (s.matches('error') ? s.context.error : null)));
   useEffect(() => {
     if (traceId) view.send({ type: 'trace.open', request: { instanceUrl: latest.current.instanceUrl, auth: latest.current.auth, traceId } });
     else view.send({ type: 'trace.close' });
