@@ -34,6 +34,29 @@ import { tempoApi } from './tempo-api';
 
 export const GATEWAY_PREFIX = '/qryn';
 
+/**
+ * How long `/ready` waits for the storage's answer: a stalled node must make it answer 503 quickly (a load balancer's
+ * probe, and the status page's gateway check, which gives up after 2 s and would read the gateway itself as down).
+ */
+export const READY_PROBE_MS = 1_000;
+
+/** `promise`'s answer, or false when it takes longer than `ms`. */
+function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+    );
+  });
+}
+
 /** How long the server-side cache (the Config page's switch) keeps a label or series lookup. */
 export const LOOKUP_CACHE_MS = 30_000;
 const LOOKUP_CACHE_ENTRIES = 5_000;
@@ -278,7 +301,7 @@ export function createGateway(deps: GatewayDeps) {
     const method = req.method ?? 'GET';
     if (path === '/ready' && method === 'GET') {
       // Ready means a push and a read would be served now: the storage answers on every node.
-      if (deps.storageReady && !(await deps.storageReady())) {
+      if (deps.storageReady && !(await within(deps.storageReady(), READY_PROBE_MS))) {
         return sendError(res, 503, 'The storage is not available at the moment (a storage node does not answer). Try again later.', { 'retry-after': String(STORAGE_RETRY_AFTER_S) });
       }
       return text(res, 200, 'ready');

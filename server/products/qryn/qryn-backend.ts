@@ -274,9 +274,8 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       platform.services.register(QRYN_PRODUCT, 'Ingestion gateway', async () => {
         // Through the platform's own listener, as a client would reach it.
         const host = platform.config.host === '0.0.0.0' || platform.config.host === '::' ? '127.0.0.1' : platform.config.host;
-        // Its /ready asks the storage first (up to 2 s per node when one hangs): the gateway is given longer than that, so
-        // a stalled storage reads as Storage down, not as the gateway down too.
-        const response = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${platform.config.port}${gateway.prefix}/0/ready`, { signal: AbortSignal.timeout(6_000) });
+        // Its /ready answers within READY_PROBE_MS whatever the storage does, inside the status check's own 2 s.
+        const response = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${platform.config.port}${gateway.prefix}/0/ready`, { signal: AbortSignal.timeout(2_000) });
         await response.body?.cancel();
         // 503 is the gateway answering that the storage is not (Storage is down then): the gateway itself runs.
         return response.ok || response.status === 503;
