@@ -145,6 +145,13 @@ describe.each(databaseTargets())('ClickHouse input validation ($kind)', (target)
     );
   });
 
+  it('a region code that names an Object.prototype member has no zones (never a 5xx)', async () => {
+    for (const region_code of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const zones = await api.request('GET', 'zones', { token: owner, query: { project_id: paidProject, provider_name: 'gcp', region_code } });
+      expect(zones.status, region_code).toBeLessThan(500);
+    }
+  });
+
   it('property: metrics and zone queries of any text never cause a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('start_time', 'end_time', 'nodes', 'databases', 'region_code'), fc.oneof(fc.string(), fc.constantFrom('1e3', '-1', 'NaN', '99999999999')), async (key, value) => {

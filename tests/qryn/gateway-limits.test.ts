@@ -194,7 +194,11 @@ describe('bad input is 400 or 413 with a reason, never 500/503', () => {
       expect(prom.body.error).toMatch(/out of range/);
     }
     // A step longer than the range is one point, as Prometheus answers it; never a server error.
-    expect((await get('/api/v1/query_range?query=up&start=0&end=600&step=99999999999999')).status).toBe(200);
+    expect((await get('/api/v1/query_range?query=up&start=0&end=600&step=9000000000')).status).toBe(200);
+    // A step whose nanoseconds overflow int64 is Prometheus' 400, never a server error.
+    const overflow = await get('/api/v1/query_range?query=up&start=0&end=600&step=99999999999999');
+    expect(overflow.status).toBe(400);
+    expect(overflow.body.error).toMatch(/overflows int64/);
   });
 
   it('a selector with 3,000 matchers is over the documented length: 413 before any read runs', async () => {

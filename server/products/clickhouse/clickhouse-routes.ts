@@ -40,7 +40,7 @@ import { INTERNAL_USER } from './local-provisioner';
 import { DEFAULT_CLICKHOUSE_CLUSTERS_PER_ACCOUNT, DEFAULT_CLICKHOUSE_CLUSTERS_PER_TRIAL_ACCOUNT, DEFAULT_EXTERNAL_CONNECT_ATTEMPTS } from '../../config';
 import { AddressRefused, outboundRules, parseHost, resolveAllowed } from '../../net/address-rules';
 import { createAttemptLimiter } from '../../net/attempt-limiter';
-import { DEFAULT_DISK_TYPES, DISK_TYPES, GCP_ZONES, MACHINES, REGIONS, findDiskType, findMachine, findRegion } from './price-list';
+import { DEFAULT_DISK_TYPES, DISK_TYPES, gcpZones, MACHINES, REGIONS, findDiskType, findMachine, findRegion } from './price-list';
 import { findVersionIn } from './clickhouse-versions';
 
 // The ClickHouse calls of spec §7. Reference data is public to every signed-in user and cached for an hour; cluster
@@ -99,7 +99,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const caller = requireCaller(await scope.caller());
     const { provider_name, region_code } = decodeOrThrow(ZonesQuery, query);
     await projectOf(caller, query);
-    const zones = provider_name === 'gcp' ? (GCP_ZONES[region_code] ?? []) : [];
+    const zones = provider_name === 'gcp' ? gcpZones(region_code) : [];
     sendJson(res, 200, zones.map((name) => ({ name })), REFERENCE_CACHE);
   });
   router.add('GET', 'clickhouse-versions', async ({ res }, scope) => {
@@ -203,7 +203,7 @@ export function registerClickhouseRoutes(router: ApiRouter, ctx: ApiContext, bac
     const versions = await backend.versions();
     checkAgainstPriceList(body, provider, hasPaymentMethod, versions);
     const zones = provider === 'gcp' ? [...(body.zones ?? [])] : [];
-    const zonal = provider === 'gcp' && zones.length === (GCP_ZONES[body.region_code] ?? []).length;
+    const zonal = provider === 'gcp' && zones.length === gcpZones(body.region_code).length;
     const custom =
       body.machine !== DEFAULT_MACHINES[provider] || body.shards !== DEFAULT_SHARDS || body.replicas !== DEFAULT_REPLICAS || body.disks.length !== 1 || body.disks[0].size !== 150;
     const sealedPassword = (await backend.credentials()).seal({ password: body.admin_password });
@@ -398,7 +398,7 @@ function checkAgainstPriceList(body: CreateClusterBody, provider: Provider, hasP
     errors.disks = [ClusterMessage.trialDefaultOnly];
   }
   if (provider === 'gcp') {
-    const offered = GCP_ZONES[body.region_code] ?? [];
+    const offered = gcpZones(body.region_code);
     const unknown = (body.zones ?? []).filter((z) => !offered.includes(z));
     if (unknown.length > 0) errors.zones = [`The zones ${unknown.join(', ')} are not in the region ${body.region_code}.`];
     const all = offered.length > 0 && (body.zones ?? []).length === offered.length;

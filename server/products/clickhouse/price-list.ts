@@ -46,6 +46,11 @@ export const GCP_ZONES: Readonly<Record<string, readonly string[]>> = {
   'africa-south1': ['africa-south1-a', 'africa-south1-b', 'africa-south1-c'],
 };
 
+/** The zones of a GCP region; none for a code that is not a region (own keys only: `toString` is no region). */
+export function gcpZones(regionCode: string): readonly string[] {
+  return Object.hasOwn(GCP_ZONES, regionCode) ? GCP_ZONES[regionCode] : [];
+}
+
 const machine = (provider: Provider, name: string, title: string, cpu: number, ram: number, price: number): Machine => ({
   provider,
   name,
