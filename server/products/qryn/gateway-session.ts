@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../../api/http';
-import type { ApiContext } from '../../api/api-context';
-import { findVisibleProject } from '../../db/repositories/projects-repository';
+import type { Queryable } from '../../db/database';
+import { findVisibleProject, type Viewer } from '../../db/repositories/projects-repository';
 import { HttpError, type Access, type Scope } from './gateway-http';
 import type { QrynInstanceRow } from './qryn-repository';
 
@@ -22,21 +21,25 @@ export const NOT_A_MEMBER_MESSAGE = 'This sign-in is not a member of the project
  */
 export type SessionAuthenticator = (req: IncomingMessage, instance: () => Promise<QrynInstanceRow | undefined>) => Promise<Access>;
 
-export function sessionAuthenticator(ctx: Pick<ApiContext, 'callers' | 'db'>): SessionAuthenticator {
+/**
+ * The signed-in caller of a request, as the API's caller resolver reads it (given at composition, so the gateway
+ * imports no API module): undefined without a token; an HttpError 401 or 403 for a token that is refused.
+ */
+export interface SessionCaller extends Viewer {
+  /** The caller's membership of the token's organization; undefined when not a member. */
+  membership(): Promise<{ read_only: boolean } | undefined>;
+}
+export type ResolveSessionCaller = (req: IncomingMessage) => Promise<SessionCaller | undefined>;
+
+export function sessionAuthenticator(deps: { db: Queryable; resolveCaller: ResolveSessionCaller }): SessionAuthenticator {
   return async (req, findInstance) => {
-    let caller;
-    try {
-      caller = await ctx.callers.resolve(req, ctx.db);
-    } catch (error) {
-      if (error instanceof ApiError) throw new HttpError(error.status === 401 ? 401 : 403, error.description);
-      throw error;
-    }
+    const caller = await deps.resolveCaller(req);
     if (!caller) throw new HttpError(401, 'Authentication is required: basic auth with the API key and secret, or a token.');
     const instance = await findInstance();
     if (!instance) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
     const membership = caller.organizationId === null ? undefined : await caller.membership();
     if (caller.organizationId !== null && !membership) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
-    const project = await findVisibleProject(ctx.db, caller, instance.project_id);
+    const project = await findVisibleProject(deps.db, caller, instance.project_id);
     if (!project) throw new HttpError(403, NOT_A_MEMBER_MESSAGE);
     const scopes = new Set<Scope>(['read']);
     if (!membership?.read_only) scopes.add('write');

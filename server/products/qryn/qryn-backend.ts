@@ -11,6 +11,7 @@ import { createLiveTail, type LiveTail } from './loki-tail';
 import { createWriter, type Writer } from './ingest/writer';
 import { findInstance, findInstanceOfIntegration, findInstanceOfProject, insertToken, hashSecret, insertInstance, listInstances, deleteInstance, type QrynInstanceRow } from './qryn-repository';
 import { registerQrynRoutes } from './qryn-routes';
+import { HttpError } from './gateway-http';
 import { sessionAuthenticator } from './gateway-session';
 import { createInstanceSchema, databaseOf, dropInstanceSchema } from './schema';
 import { enforceRetention } from './stats';
@@ -253,7 +254,20 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
 
     registerRoutes(router, ctx) {
       registerQrynRoutes(router, ctx, backend);
-      gateway.acceptSessions(sessionAuthenticator(ctx));
+      // The API's caller resolver reads the console's token; its refusals become the gateway's 401 or 403.
+      gateway.acceptSessions(
+        sessionAuthenticator({
+          db: ctx.db,
+          async resolveCaller(req) {
+            try {
+              return (await ctx.callers.resolve(req, ctx.db)) ?? undefined;
+            } catch (error) {
+              if (error instanceof ApiError) throw new HttpError(error.status === 401 ? 401 : 403, error.description);
+              throw error;
+            }
+          },
+        }),
+      );
     },
 
     async start() {
