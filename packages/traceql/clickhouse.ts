@@ -25,14 +25,6 @@ export function sqlString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/**
- * A TraceQL regex for ClickHouse's match(): anchored, as Tempo matches a whole value, in the form that answers as the
- * evaluator's RE2 does (toClickHouseRegex: `.` not matching a newline, 18.16's flag quirk handled).
- */
-export function singleLineRegex(pattern: string): string {
-  return toClickHouseRegex(pattern, true);
-}
-
 function numberSql(value: Static): string | null {
   if (value.type === 'duration') return value.nanos.toString();
   if ((value.type === 'int' || value.type === 'float') && Number.isFinite(value.value)) return String(value.value);
@@ -45,8 +37,8 @@ const ORDER_OPS = new Set<CompareOp>(['=', '!=', '>', '>=', '<', '<=']);
 function textCompare(v: string, op: CompareOp, value: Static): string | null {
   switch (value.type) {
     case 'string':
-      if (op === '=~') return `match(${v}, ${sqlString(singleLineRegex(value.value))})`;
-      if (op === '!~') return `NOT match(${v}, ${sqlString(singleLineRegex(value.value))})`;
+      if (op === '=~') return `match(${v}, ${sqlString(toClickHouseRegex(value.value, true))})`;
+      if (op === '!~') return `NOT match(${v}, ${sqlString(toClickHouseRegex(value.value, true))})`;
       // Ordering of strings is left to the evaluator (byte order here, code units there).
       return op === '=' || op === '!=' ? `${v} ${op} ${sqlString(value.value)}` : null;
     case 'int':
@@ -95,7 +87,7 @@ function arrayCompare(op: CompareOp, value: Static): string | null {
   if (value.type === 'string') {
     if (op === '=') return `has(${ELEMENTS}, ${escaped(value.value)})`;
     if (op === '!=') return `NOT has(${ELEMENTS}, ${escaped(value.value)})`;
-    const re = sqlString(singleLineRegex(value.value));
+    const re = sqlString(toClickHouseRegex(value.value, true));
     if (op === '=~') return some(`(match(e, ${re}) OR position(e, '\\\\') > 0)`);
     if (op === '!~') return every(`(NOT match(e, ${re}) OR position(e, '\\\\') > 0)`);
     return null;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAttributeRef, parseQuery, TraceQLParseError } from '../../packages/traceql/parse';
 import { TraceQLValidationError } from '../../packages/traceql/validate';
-import { filterSql, singleLineRegex, traceConditionSql } from '../../packages/traceql/clickhouse';
+import { filterSql, traceConditionSql } from '../../packages/traceql/clickhouse';
+import { toClickHouseRegex } from '../../packages/re2-pattern/re2-pattern';
 import type { FieldExpr, Pipeline } from '../../packages/traceql/ast';
 
 // The TraceQL parser and Tempo's validation rules (packages/traceql/parse.ts, validate.ts), and the SQL the search
@@ -146,7 +147,8 @@ describe('pushdown', () => {
     expect(sql('{ status != error }')).toBe('status_code != 2');
     expect(sql('{ span.a = nil }')).toBe("NOT has(attribute_keys, 'a')");
     expect(sql('{ traceDuration > 1s }')).toBe("trace_id IN (SELECT trace_id FROM db.spans WHERE date = '2026-01-01' GROUP BY trace_id HAVING max(timestamp_ns + duration_ns) - min(timestamp_ns) > 1000000000)");
-    expect(singleLineRegex('a.b')).toBe('(?-s:^(?:a.b)$)');
+    // TraceQL matches the whole value, as Tempo anchors its regexes.
+    expect(toClickHouseRegex('a.b', true)).toBe('(?-s:^(?:a.b)$)');
   });
 
   it('leaves to the evaluator what it cannot translate exactly, without narrowing wrongly', () => {
