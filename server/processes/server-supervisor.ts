@@ -217,6 +217,15 @@ export class ServerSupervisor {
     return entry && this.ownsGroup(entry) ? entry.pid : undefined;
   }
 
+  /**
+   * The starter saw the server answer (its own readiness check): from now on the liveness probe counts misses. Without
+   * this, a server that hung before the first probe tick answered would never be counted as hung.
+   */
+  answered(dir: string): void {
+    const entry = this.entries.get(dir);
+    if (entry && this.ownsGroup(entry)) entry.upSince ||= Date.now();
+  }
+
   supervised(dir: string): boolean {
     return this.entries.has(dir);
   }

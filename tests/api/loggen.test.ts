@@ -161,13 +161,14 @@ describe.each(databaseTargets())('Loggen API ($kind)', (target) => {
   });
 
   it('one run at a time; a run can be stopped', async () => {
-    const first = fetch(new URL(`/api/integrations/loggen/run?project_id=${projectId}`, platform.url), { method: 'POST', headers: { authorization: `Bearer ${owner}` } });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The run's answer starts (its headers) only once its job is recorded, so the second POST finds it running.
+    const first = await fetch(new URL(`/api/integrations/loggen/run?project_id=${projectId}`, platform.url), { method: 'POST', headers: { authorization: `Bearer ${owner}` } });
+    expect(first.status).toBe(200);
     const second = await call('POST', 'run', { token: owner });
     expect(second.status).toBe(409);
     expect(second.json().description).toMatch(/already running/);
     expect((await call('POST', 'run/stop', { token: owner })).json().message).toBe('Loggen has been stopped');
-    const ended = chunks(await (await first).text());
+    const ended = chunks(await first.text());
     expect(ended.at(-1)?.status).toBe('stopped');
     expect(ended.at(-1)!.current).toBeLessThan(250);
   });

@@ -114,8 +114,8 @@ describe('the storage server under the supervisor (fault injection)', () => {
     const server = await startStorageServer({ dir, restart: { initialDelayMs: 200 }, liveness: { intervalMs: 300, failures: 3 } });
     try {
       const before = server.pid;
-      // The probe counts once the server has answered it.
-      await new Promise((r) => setTimeout(r, 500));
+      // Paused at once: the start's own readiness check counts as the server's first answer, so no probe tick has to
+      // have answered before the pause for it to be noticed.
       process.kill(before, 'SIGSTOP');
       expect(await waitForAsync(async () => server.pid !== before && (await server.ping()), 30_000)).toBe(true);
       expect(await waitFor(() => !alive(before), 5_000)).toBe(true);

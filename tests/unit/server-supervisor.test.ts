@@ -63,6 +63,43 @@ describe('the server supervisor', () => {
     }
   });
 
+  it('counts a server that hangs right after its start as hung once the starter saw it answer', async () => {
+    const dir = await freshDir();
+    const identity = `${76_400 + Math.floor(Math.random() * 10_000)}`;
+    const pids: number[] = [];
+    const supervisor = new ServerSupervisor();
+    // The stand-in answers while it is not paused (a paused process is state T in /proc/<pid>/stat).
+    const answers = () => {
+      const pid = supervisor.pid(dir);
+      try {
+        return pid !== undefined && readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] !== 'T';
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const first = await supervisor.start({
+        name: 'stand-in',
+        dir,
+        command: 'sleep',
+        args: [identity],
+        identity,
+        probe: async () => answers(),
+        liveness: { intervalMs: 100, failures: 3 },
+        restart: { initialDelayMs: 50 },
+        onPid: (p) => void pids.push(p),
+      });
+      expect(await waitFor(() => answers())).toBe(true);
+      supervisor.answered(dir);
+      // Paused before any liveness tick could see it answer: only the starter's word makes the misses count.
+      process.kill(first, 'SIGSTOP');
+      expect(await waitFor(() => pids.length === 2 && supervisor.running(dir), 15_000)).toBe(true);
+      expect(isAlive(first) && startTicks(first) !== undefined).toBe(false);
+    } finally {
+      await supervisor.close();
+    }
+  });
+
   it('signals no pid that is not the recorded process any more (another start time)', async () => {
     const dir = await freshDir();
     const identity = `${96_400 + Math.floor(Math.random() * 10_000)}`;

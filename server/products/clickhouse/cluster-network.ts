@@ -133,6 +133,7 @@ export function createClusterNetwork(options: { mode: IsolationMode; root: strin
         if (Date.now() > deadline) throw new Error(`The network bridge of cluster ${clusterId} did not start.`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      supervisor.answered(dir);
       if (!forwarders.has(clusterId)) {
         const opened: number[] = [];
         try {

@@ -265,6 +265,7 @@ export function createLocalProvisioner(options: LocalProvisionerOptions): LocalP
       }
       await new Promise((r) => setTimeout(r, 150));
     }
+    supervisor.answered(p.data_dir);
     if (!admin) return;
     try {
       await clickhouseExec({ host: LOCAL_HOST, port: p.http_port, ...admin }, 'SELECT 1');

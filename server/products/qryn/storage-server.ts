@@ -104,6 +104,7 @@ export async function startStorageServer(options: StorageServerOptions): Promise
     }
     await sleep(150);
   }
+  supervisor.answered(dir);
   log(`[storage] ClickHouse server pid ${pid} on ${endpoint.url}`);
   let closing: Promise<void> | undefined;
   return {
