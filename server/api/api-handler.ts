@@ -5,25 +5,27 @@ import type { Mailer } from '../adapters/mail/mailer';
 import type { AccessTokenVerifier } from '../identity/verify-access-token';
 import { createPaymentProvider } from '../adapters/payments/create-payment-provider';
 import type { PaymentProvider } from '../adapters/payments/payment-provider';
-import type { ApiContext, RequestScope } from './api-context';
+import type { ApiContext, RequestScope } from '../route-kit/api-context';
 import { registerBillingRoutes } from './billing-routes';
-import { createCallerResolver, type Caller } from './caller';
-import { ApiError, containsNul, MAX_BODY_BYTES, nulRefused, preReadBody, sendJson } from './http';
+import type { Caller } from '../route-kit/caller';
+import { createCallerResolver } from './caller-resolver';
+import { ApiError, containsNul, MAX_BODY_BYTES, nulRefused, preReadBody, sendJson } from '../route-kit/http';
 import { describeErrorForLog } from '../safe-error-log';
 import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
 import { registerIntegrationRoutes, registerIntegrationWriteRoutes } from './integration-routes';
 import { registerOrganizationRoutes } from './organization-routes';
 import { registerLocalPaymentRoutes } from './payment-routes';
 import { registerProjectRoutes } from './project-routes';
-import { Router, parseQuery } from './router';
-import { createServiceRegistry, type ServiceRegistry } from './service-status';
+import { Router, parseQuery } from '../route-kit/router';
+import { createServiceRegistry } from './service-status';
+import type { ServiceRegistry } from '../route-kit/service-registry';
 import { createReadCache } from './read-cache';
 import { registerTelemetryRoutes } from './telemetry-routes';
 import { registerUserRoutes } from './user-routes';
 import { createClock, type Clock } from '../clock';
 import { registerInvoiceRoutes, registerLocalInvoicePayRoutes } from './invoice-routes';
 import type { JobQueue } from '../jobs/job-queue';
-import { emptyProductRegistry, type ProductRegistry } from '../products/product-registry';
+import type { ProductBackends } from '../route-kit/product-backend';
 import { createJobQueue } from '../jobs/job-queue';
 
 export interface ApiDependencies {
@@ -41,8 +43,8 @@ export interface ApiDependencies {
   clock?: Clock;
   /** Defaults to a queue that is not started (nothing runs jobs). */
   jobs?: JobQueue;
-  /** Defaults to no product back ends. */
-  products?: ProductRegistry;
+  /** The installed product back ends (server/platform.ts gives its registry). Defaults to none. */
+  products?: ProductBackends;
 }
 
 // PostgreSQL codes that can only come from input the schemas let through (e.g. a value out of a column's range):
@@ -69,7 +71,7 @@ export function createApiHandler(deps: ApiDependencies) {
     reads,
     clock: deps.clock ?? createClock(),
     jobs: deps.jobs ?? createJobQueue(deps.db),
-    products: deps.products ?? emptyProductRegistry(),
+    products: deps.products ?? { get: () => undefined, all: () => [] },
   };
   const router = new Router<RequestScope>();
   registerBillingRoutes(router, ctx);

@@ -25,9 +25,9 @@ import {
   type TaxIdRow,
 } from '../db/repositories/billing-repository';
 import { unfinishedBillingAccountDays, unfinishedRemovalDate } from '../billing/unfinished-billing-accounts';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, ValidationError, conflict, decodeOrThrow, notFound, readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../route-kit/caller';
+import { ApiError, ValidationError, conflict, decodeOrThrow, notFound, readBody, sendJson } from '../route-kit/http';
 
 const toTaxId = (row: TaxIdRow): TaxId => ({
   id: row.id,

@@ -18,13 +18,13 @@ import {
   type ProductRow,
 } from '../db/repositories/integrations-repository';
 import { listVisibleProjects, type ProjectRow } from '../db/repositories/projects-repository';
-import { cancellationDate, DAY_MS, TRIAL_DAYS } from '../products/subscription-lifecycle';
-import type { EnableRequest, ProductBackend } from '../products/product-backend';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson, ValidationError } from './http';
+import { cancellationDate, DAY_MS, TRIAL_DAYS } from './subscription-lifecycle';
+import type { EnableRequest, ProductBackend } from '../route-kit/product-backend';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../route-kit/caller';
+import { ApiError, badRequest, conflict, decodeOrThrow, readBody, sendJson, ValidationError } from '../route-kit/http';
 import { VALIDATION_ERROR_MESSAGE } from '../../contract/validation-error';
-import { visibleProjectOr404 } from './project-routes';
+import { visibleProjectOr404 } from '../route-kit/project-access';
 
 // Products whose screens are open only to the people on the integration's user list.
 const LISTED_USERS_ONLY = new Set(['hepic', 'grafana']);

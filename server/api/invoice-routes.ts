@@ -5,9 +5,9 @@ import { LOCAL_TEST_CARDS } from '../../contract/payments';
 import { findOrganizationBillingAccount, findPersonalBillingAccount } from '../db/repositories/billing-repository';
 import { findInvoiceByPayToken, listInvoicesOfAccount, recordPaymentAttempt, type InvoiceRow } from '../db/repositories/invoices-repository';
 import { escapeHtml } from '../identity/email-verification';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireOrganization } from './caller';
-import { readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireOrganization } from '../route-kit/caller';
+import { readBody, sendJson } from '../route-kit/http';
 
 const toInvoice = (row: InvoiceRow): Invoice => ({
   id: row.id,

@@ -29,9 +29,9 @@ import {
 } from '../db/repositories/organizations-repository';
 import { findOrganizationProjectIds } from '../db/repositories/projects-repository';
 import { findUserByEmail, findUserById } from '../db/repositories/users-repository';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireOrganization, requireOwner, requireWritable } from './caller';
-import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireOrganization, requireOwner, requireWritable } from '../route-kit/caller';
+import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson } from '../route-kit/http';
 
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

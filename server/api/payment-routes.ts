@@ -1,9 +1,9 @@
 import { ConfirmSetupIntentBody } from '../../contract/payments';
 import { confirmLocalSetupIntent, findLocalSetupIntent } from '../adapters/payments/local-payment-provider';
 import { findManageableBillingAccount } from '../db/repositories/billing-repository';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, requireWritable } from './caller';
-import { decodeOrThrow, notFound, readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireWritable } from '../route-kit/caller';
+import { decodeOrThrow, notFound, readBody, sendJson } from '../route-kit/http';
 
 /** The local card provider's confirm call; installed only when the local provider is the one in use. */
 export function registerLocalPaymentRoutes(router: ApiRouter, ctx: ApiContext): void {

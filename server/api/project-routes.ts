@@ -21,15 +21,15 @@ import {
   createProject,
   deleteProject,
   findProjectAccount,
-  findVisibleProject,
   listProjectUsers,
   listVisibleProjects,
   pageVisibleProjects,
   type ProjectRow,
 } from '../db/repositories/projects-repository';
-import { readKey, type ApiContext, type ApiRouter } from './api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from './caller';
-import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson, sendJsonText } from './http';
+import { readKey, type ApiContext, type ApiRouter } from '../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../route-kit/caller';
+import { ApiError, badRequest, conflict, decodeOrThrow, forbidden, notFound, readBody, sendJson, sendJsonText } from '../route-kit/http';
+import { visibleProjectOr404 } from '../route-kit/project-access';
 
 /** The project owner: in organization mode an owner of the organization, in personal mode its creator. */
 async function isProjectOwner(caller: Caller, project: ProjectRow): Promise<boolean> {
@@ -48,13 +48,6 @@ export async function toProject(caller: Caller, row: ProjectRow): Promise<Projec
     slug: projectSlug(row.name, row.id),
     owner: await isProjectOwner(caller, row),
   };
-}
-
-/** A project the caller may see, or 404 (the same answer whether it does not exist or is someone else's). */
-export async function visibleProjectOr404(ctx: ApiContext, caller: Caller, projectId: number): Promise<ProjectRow> {
-  const project = await findVisibleProject(ctx.db, caller, projectId);
-  if (!project) throw notFound(`We could not find project ${projectId} among your projects.`);
-  return project;
 }
 
 export function registerProjectRoutes(router: ApiRouter, ctx: ApiContext): void {

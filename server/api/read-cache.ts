@@ -8,12 +8,7 @@
 //     instances write too, so every read goes to the database.
 // maxAgeMs bounds what a write that bypasses the API (the identity pages, a script) can leave stale.
 
-export interface ReadCache {
-  /** The value for key: shared with a concurrent identical read, or reused from a recent one, or computed now. */
-  share<T>(key: string, compute: () => Promise<T>): Promise<T>;
-  /** Called around every request that may write: invalidates everything read before it. */
-  noteWrite(): void;
-}
+import type { ReadCache } from '../route-kit/api-context';
 
 export function createReadCache(options: { enabled: boolean; maxAgeMs?: number; maxEntries?: number }): ReadCache {
   const maxAgeMs = options.maxAgeMs ?? 1_000;

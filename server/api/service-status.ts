@@ -1,22 +1,9 @@
 import type { Queryable } from '../db/database';
-import type { ServiceStatus } from '../../contract/integrations';
+import type { ServiceCheck, ServiceRegistry } from '../route-kit/service-registry';
 
 // The system status page reports what really runs. The platform registers its own checks (API, database); each
 // product back end registers its services when it is installed. A product with nothing registered reports no
 // services, which the console shows as not operational: there is no back end for it in this installation.
-
-export type ServiceCheck = () => Promise<boolean>;
-
-export interface ServiceRegistry {
-  register(product: { slug: string; name: string }, service: string, check: ServiceCheck): void;
-  /**
-   * A service of `product` that is another product's service (Hepic and Loggen write to qryn's shared storage): it
-   * runs when that one runs, so a product's status follows the services it depends on. Read at check time, so the
-   * order in which products start does not matter; a service nobody registered is down.
-   */
-  follow(product: { slug: string; name: string }, service: string, of: { slug: string; service: string }): void;
-  report(products: readonly { slug: string; name: string }[]): Promise<ServiceStatus[]>;
-}
 
 const CHECK_TIMEOUT_MS = 2_000;
 

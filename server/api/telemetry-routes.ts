@@ -1,7 +1,7 @@
 import { TelemetryBatch } from '../../contract/telemetry';
 import { addTelemetryCounts } from '../db/repositories/telemetry-repository';
-import type { ApiContext, ApiRouter } from './api-context';
-import { decodeOrThrow, readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { decodeOrThrow, readBody, sendJson } from '../route-kit/http';
 
 // Telemetry batches are small (at most 50 events); anything bigger than this is not the console.
 const TELEMETRY_MAX_BYTES = 32 * 1024;

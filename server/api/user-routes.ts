@@ -13,9 +13,9 @@ import {
 } from '../db/repositories/organizations-repository';
 import { releaseProjectIntegrations } from './project-release';
 import { PASSWORD_CONNECTION, deleteUser, findUserById, updateUserPassword, updateUserProfile, type UserRow } from '../db/repositories/users-repository';
-import type { ApiContext, ApiRouter } from './api-context';
-import { requireCaller, type Caller } from './caller';
-import { ApiError, badRequest, decodeOrThrow, forbidden, readBody, sendJson } from './http';
+import type { ApiContext, ApiRouter } from '../route-kit/api-context';
+import { requireCaller, type Caller } from '../route-kit/caller';
+import { ApiError, badRequest, decodeOrThrow, forbidden, readBody, sendJson } from '../route-kit/http';
 
 async function currentUser(ctx: ApiContext, caller: Caller): Promise<UserRow> {
   const user = await findUserById(ctx.db, caller.userId);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../clock';
-import { readBody } from '../api/http';
-import type { SubscriptionLifecycle } from '../products/subscription-lifecycle';
+import { readBody } from '../route-kit/http';
+import type { SubscriptionLifecycle } from '../api/subscription-lifecycle';
 
 // Developer controls (only with config.devPages): move the business clock forward, and stop and continue the qryn
 // storage server process. Browser tests use them to see a trial end, or a real back-end process go down on the

@@ -1,5 +1,6 @@
 import { createLoggenBackend } from './loggen/loggen-backend';
-import type { ProductBackend, ProductFactory, ProductPlatform } from './product-backend';
+import type { ProductBackend, ProductBackends } from '../route-kit/product-backend';
+import type { ProductFactory, ProductPlatform } from './product-factory';
 import { clickhouseFactory } from './clickhouse/clickhouse-backend';
 import { qrynProductFactory } from './qryn/qryn-backend';
 import { grafanaProductFactory } from './grafana/grafana-backend';
@@ -17,9 +18,8 @@ export const PRODUCT_FACTORIES: ProductFactory[] = [
   hepicProductFactory,
 ];
 
-export interface ProductRegistry {
-  get(slug: string): ProductBackend | undefined;
-  all(): ProductBackend[];
+/** The installed back ends; the platform starts and closes them, and gives them to the API as ProductBackends. */
+export interface ProductRegistry extends ProductBackends {
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -52,9 +52,4 @@ export function createProductRegistry(platform: ProductPlatform, factories: read
     },
   };
   return registry;
-}
-
-/** No product back ends (API tests that exercise only the account area). */
-export function emptyProductRegistry(): ProductRegistry {
-  return { get: () => undefined, all: () => [], start: async () => undefined, close: async () => undefined };
 }

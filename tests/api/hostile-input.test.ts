@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHandler } from '../../server/api/api-handler';
-import { MAX_BODY_BYTES } from '../../server/api/http';
+import { MAX_BODY_BYTES } from '../../server/route-kit/http';
 import { createMailer } from '../../server/adapters/mail/mailer';
 import { createClock } from '../../server/clock';
 import { createJobQueue } from '../../server/jobs/job-queue';

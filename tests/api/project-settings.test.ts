@@ -5,7 +5,7 @@ import { ErrorText } from '../../contract/errors';
 import type { Queryable } from '../../server/db/database';
 import { addIntegrationUser, createIntegration } from '../../server/db/repositories/integrations-repository';
 import { createProject } from '../../server/db/repositories/projects-repository';
-import type { ProductBackend } from '../../server/products/product-backend';
+import type { ProductBackend } from '../../server/route-kit/product-backend';
 import type { ProductRegistry } from '../../server/products/product-registry';
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';

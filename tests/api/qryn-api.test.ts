@@ -7,7 +7,7 @@ import { createIntegration } from '../../server/db/repositories/integrations-rep
 import { createProject } from '../../server/db/repositories/projects-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
 import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
-import { ValidationError } from '../../server/api/http';
+import { ValidationError } from '../../server/route-kit/http';
 import { TOKEN_NAME_REQUIRED_MESSAGE, QrynConfig, QrynMetrics, QrynTokenList, ToggleBody, UpdateFingerprintLimitBody } from '../../contract/qryn';
 import { decodeInput } from '../../contract/common';
 import { CloudResourceList, RetentionPolicyList, WriterRegionList } from '../../contract/stack';

@@ -6,7 +6,7 @@ import { recordingProduct, type RecordedCall } from '../support/recording-produc
 import { createProject } from '../../server/db/repositories/projects-repository';
 import { createUser } from '../../server/db/repositories/users-repository';
 import { createBillingAccount, setPaymentMethod } from '../../server/db/repositories/billing-repository';
-import { DAY_MS, runLifecycleTick, TRIAL_DAYS } from '../../server/products/subscription-lifecycle';
+import { DAY_MS, runLifecycleTick, TRIAL_DAYS } from '../../server/api/subscription-lifecycle';
 import { EnableProductResponse, PRODUCT_ERROR_MESSAGE, QrynEnableBody, SELECT_PRODUCT_MESSAGE, SELECT_PROJECT_MESSAGE, SELECT_STORAGE_MESSAGE, SELECT_WRITER_REGION_MESSAGE } from '../../contract/stack';
 import { Schema } from 'effect';
 

@@ -13,10 +13,11 @@ import { seedDemoData } from '../../server/db/seed';
 import { findUserByEmail, type UserRow } from '../../server/db/repositories/users-repository';
 import { createFreshPostgresDatabase, type DatabaseTarget } from './postgres';
 import { createClock, type Clock } from '../../server/clock';
-import { createServiceRegistry, type ServiceRegistry } from '../../server/api/service-status';
+import { createServiceRegistry } from '../../server/api/service-status';
+import type { ServiceRegistry } from '../../server/route-kit/service-registry';
 import { createJobQueue } from '../../server/jobs/job-queue';
 import { createProductRegistry, PRODUCT_FACTORIES, type ProductRegistry } from '../../server/products/product-registry';
-import type { ProductFactory } from '../../server/products/product-backend';
+import type { ProductFactory } from '../../server/products/product-factory';
 import { createTokenMinter, type MintOptions, type TokenMinter } from './mint-token';
 
 export interface ApiResponse<T = any> {
@@ -67,7 +68,7 @@ export interface StartApiOptions {
    */
   products?: readonly ProductFactory[] | boolean;
   /** Parts the test owns instead (e.g. a started job queue or a clock it moves). */
-  platform?: Pick<ApiDependencies, 'clock' | 'jobs' | 'products'>;
+  platform?: Pick<ApiDependencies, 'clock' | 'jobs'> & { products?: ProductRegistry };
   /** More environment settings of the platform (e.g. READ_CACHE), as an operator would give them. */
   env?: Record<string, string>;
 }

@@ -1,6 +1,7 @@
 import type { Schema } from 'effect';
-import { decodeOrThrow } from '../../server/api/http';
-import type { EnableRequest, EnableResult, ProductFactory } from '../../server/products/product-backend';
+import { decodeOrThrow } from '../../server/route-kit/http';
+import type { EnableRequest, EnableResult } from '../../server/route-kit/product-backend';
+import type { ProductFactory } from '../../server/products/product-factory';
 
 // A product back end for tests of the stack: it records every call the stack makes (enable, release) and writes a
 // row in the same transaction, so a test sees whether the stack's transaction kept or dropped it. It never starts

@@ -7,7 +7,8 @@ import {
   setClusterStatus,
   type ClusterRow,
 } from '../../db/repositories/clickhouse-repository';
-import type { ProductBackend, ProductFactory, ProductPlatform } from '../product-backend';
+import type { ProductBackend } from '../../route-kit/product-backend';
+import type { ProductFactory, ProductPlatform } from '../product-factory';
 import { loadCredentialBox, type CredentialBox } from './credentials';
 import { registerClickhouseRoutes } from './clickhouse-routes';
 import { CLICKHOUSE_SERVER_BIN, clustersRoot, createLocalProvisioner, type LocalProvisioner } from './local-provisioner';

@@ -17,10 +17,10 @@ import {
   type ClickhouseVersion,
 } from '../../../contract/clickhouse';
 import { ProjectIdQuery, type FieldErrors } from '../../../contract/common';
-import type { ApiContext, ApiRouter } from '../../api/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
-import { ApiError, ValidationError, badRequest, conflict, decodeOrThrow, readBody, sendJson } from '../../api/http';
-import { visibleProjectOr404 } from '../../api/project-routes';
+import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { ApiError, ValidationError, badRequest, conflict, decodeOrThrow, readBody, sendJson } from '../../route-kit/http';
+import { visibleProjectOr404 } from '../../route-kit/project-access';
 import {
   findProjectCluster,
   insertCluster,

@@ -24,10 +24,10 @@ import {
   type QrynDatasources,
 } from '../../../contract/grafana';
 import { projectSlug } from '../../../contract/projects';
-import type { ApiContext, ApiRouter } from '../../api/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
-import { ApiError, ValidationError, badRequest, decodeOrThrow, readBody, sendJson } from '../../api/http';
-import { visibleProjectOr404 } from '../../api/project-routes';
+import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { ApiError, ValidationError, badRequest, decodeOrThrow, readBody, sendJson } from '../../route-kit/http';
+import { visibleProjectOr404 } from '../../route-kit/project-access';
 import type { Queryable } from '../../db/database';
 import { findProjectCluster } from '../../db/repositories/clickhouse-repository';
 import { addIntegrationUser, findProjectIntegration, type IntegrationRow } from '../../db/repositories/integrations-repository';
@@ -35,7 +35,8 @@ import { findMembership } from '../../db/repositories/memberships-repository';
 import { listProjectUsers, type ProjectRow } from '../../db/repositories/projects-repository';
 import { loadCredentialBox, type CredentialBox } from '../clickhouse/credentials';
 import { cacheUntilRejected } from '../cache-until-rejected';
-import type { ProductBackend, ProductPlatform } from '../product-backend';
+import type { ProductBackend } from '../../route-kit/product-backend';
+import type { ProductPlatform } from '../product-factory';
 import { GrafanaApiError, NameTakenError, httpGrafana, localGrafana, type DatasourceModel, type GrafanaAdapter, type GrafanaRole } from './grafana-api';
 import { clickhouseDatasource, clusterDashboard, dashboardsZip, newUid, provisioningFiles, qrynDatasource, zipFiles } from './grafana-models';
 import {

@@ -23,10 +23,10 @@ import {
   type HepicUser,
 } from '../../../contract/hepic';
 import { ProjectIdQuery } from '../../../contract/common';
-import type { ApiContext, ApiRouter } from '../../api/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
-import { ApiError, ValidationError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from '../../api/http';
-import { visibleProjectOr404 } from '../../api/project-routes';
+import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { ApiError, ValidationError, badRequest, decodeOrThrow, forbidden, notFound, readBody, sendJson } from '../../route-kit/http';
+import { visibleProjectOr404 } from '../../route-kit/project-access';
 import { findProjectIntegration } from '../../db/repositories/integrations-repository';
 import type { HepicBackend } from './hepic-backend';
 import { hashIngestKey, ingestKeyHint, newIngestToken } from './ingest-key';

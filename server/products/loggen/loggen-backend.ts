@@ -11,15 +11,16 @@ import {
   type LoggenConfig,
   type LoggenRunChunk,
 } from '../../../contract/loggen';
-import type { ApiContext, ApiRouter } from '../../api/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
-import { ApiError, badRequest, decodeOrThrow, readBody, sendJson, ValidationError } from '../../api/http';
-import { visibleProjectOr404 } from '../../api/project-routes';
+import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { ApiError, badRequest, decodeOrThrow, readBody, sendJson, ValidationError } from '../../route-kit/http';
+import { visibleProjectOr404 } from '../../route-kit/project-access';
 import { findProjectIntegration } from '../../db/repositories/integrations-repository';
 import { cancelJob, latestJobFor, type JobRow } from '../../db/repositories/jobs-repository';
 import { deleteLoggenConfig, findLoggenConfig, saveLoggenConfig } from '../../db/repositories/loggen-repository';
 import { AddressRefused, outboundRules, parseHost, resolveAllowed } from '../../net/address-rules';
-import type { IngestionTarget, ProductBackend, ProductFactory } from '../product-backend';
+import type { IngestionTarget, ProductBackend } from '../../route-kit/product-backend';
+import type { ProductFactory } from '../product-factory';
 import { DEFAULT_STRUCTURE, LOG_CATEGORIES, listLogOptions } from './log-catalogue';
 import { LOGGEN_RUN_JOB, loggenSubject, runLoggen, type LoggenRunPayload } from './loggen-run';
 

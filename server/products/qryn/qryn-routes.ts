@@ -23,10 +23,10 @@ import {
   type QrynMetrics,
 } from '../../../contract/qryn';
 import { ProjectIdQuery } from '../../../contract/common';
-import type { ApiContext, ApiRouter } from '../../api/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../api/caller';
-import { ApiError, ValidationError, badRequest, decodeOrThrow, notFound, readBody, sendJson } from '../../api/http';
-import { visibleProjectOr404 } from '../../api/project-routes';
+import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
+import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { ApiError, ValidationError, badRequest, decodeOrThrow, notFound, readBody, sendJson } from '../../route-kit/http';
+import { visibleProjectOr404 } from '../../route-kit/project-access';
 import type { QrynBackend } from './qryn-backend';
 import { newApiKey, newSecret, newToken } from './qryn-backend';
 import {

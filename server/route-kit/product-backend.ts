@@ -1,35 +1,12 @@
-import type { PlatformConfig } from '../config';
-import type { Clock } from '../clock';
-import type { Database, Queryable } from '../db/database';
-import type { JobQueue } from '../jobs/job-queue';
-import type { ServiceRegistry } from '../api/service-status';
-import type { ApiRouter } from '../api/api-context';
-import type { ApiContext } from '../api/api-context';
+import type { Queryable } from '../db/database';
+import type { ApiContext, ApiRouter } from './api-context';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ProductRegistry } from './product-registry';
-import type { InstanceEvents } from '../coordination/instance-events';
 
 // The seam between the stack (enable, cancel, status, system status) and the five products. The stack never names
 // a product's internals: it calls these methods. Each product lives in server/products/<slug>/ and exports one
-// factory that returns a ProductBackend; server/products/product-registry.ts lists them.
-
-/** What a back end gets from the platform, once, when it is created. */
-export interface ProductPlatform {
-  db: Database;
-  config: PlatformConfig;
-  clock: Clock;
-  jobs: JobQueue;
-  services: ServiceRegistry;
-  log: (message: string) => void;
-  /** The other products of this installation (a product that stores on another: Hepic on ClickHouse clusters). */
-  products?: () => ProductRegistry;
-  /**
-   * Changes told to every platform instance on the same PostgreSQL (server/coordination/instance-events.ts), so a
-   * cache another instance keeps is dropped at once. Absent (harnesses without the platform): this process only.
-   */
-  events?: InstanceEvents;
-}
+// factory (server/products/product-factory.ts) that returns a ProductBackend; server/products/product-registry.ts
+// lists them, and the platform hands the registry to the API as ProductBackends.
 
 export interface EnableRequest {
   integrationId: number;
@@ -125,4 +102,8 @@ export interface IngestionTarget {
   apiSecret: string;
 }
 
-export type ProductFactory = (platform: ProductPlatform) => ProductBackend;
+/** The installed product back ends as the API uses them: looked up by slug, or all of them (their routes). */
+export interface ProductBackends {
+  get(slug: string): ProductBackend | undefined;
+  all(): ProductBackend[];
+}

@@ -7,7 +7,7 @@ import {
   moveSubscription,
   type SubscriptionRow,
 } from '../db/repositories/integrations-repository';
-import type { ProductRegistry } from './product-registry';
+import type { ProductBackends } from '../route-kit/product-backend';
 
 // The subscription of every enabled product (spec 001 §4, docs/stack.md "Lifecycle"):
 //   trial ──(trial ends, card on file)──▶ active ──(cancel)──▶ scheduled_for_cancellation ──(date)──▶ cancelled_by_user
@@ -24,7 +24,7 @@ export const DEFAULT_LIFECYCLE_INTERVAL_MS = 5_000;
 export interface LifecycleDeps {
   db: Database;
   clock: Clock;
-  products: ProductRegistry;
+  products: ProductBackends;
   log?: (message: string) => void;
 }
 

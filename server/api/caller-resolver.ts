@@ -2,18 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Queryable } from '../db/database';
 import { findCallerAccess, type CallerAccess } from '../db/repositories/caller-access-repository';
 import { findMembership, type MembershipRow } from '../db/repositories/memberships-repository';
-import type { Viewer } from '../db/repositories/projects-repository';
 import { InvalidTokenError, type AccessTokenClaims, type AccessTokenVerifier } from '../identity/verify-access-token';
-import { ApiError, badRequest, forbidden } from './http';
+import { unauthorized, type Caller, type CallerResolver } from '../route-kit/caller';
 
-/** The signed-in user of a request, in the mode of their token (organization_id null = personal account). */
-export interface Caller extends Viewer {
-  claims: AccessTokenClaims;
-  /** The caller's membership of the token's organization, read once per request; undefined when not a member. */
-  membership(): Promise<MembershipRow | undefined>;
-}
-
-const unauthorized = (description: string) => new ApiError(401, 'Unauthorized', description);
 const sessionEndedError = () =>
   unauthorized('This sign-in has ended (the password was changed or the session was revoked). Please sign in again.');
 
@@ -35,7 +26,7 @@ export function createCallerResolver(
      */
     sessionEnded?: (sid: string) => Promise<boolean>;
   } = {},
-) {
+): CallerResolver {
   // Membership is read on nearly every organization-mode call; the read cache (when given) shares it between calls
   // until the next write.
   const share = options.share ?? (<T>(_key: string, compute: () => Promise<T>) => compute());
@@ -61,7 +52,6 @@ export function createCallerResolver(
   }
 
   return {
-    /** The caller, or null when the request carries no Authorization header (public routes accept that). */
     async resolve(req: IncomingMessage, db: Queryable): Promise<Caller | null> {
       const header = req.headers.authorization;
       if (!header) return null;
@@ -95,35 +85,4 @@ export function createCallerResolver(
       for (const [token, entry] of cache) if (entry.claims.sub === sub) cache.delete(token);
     },
   };
-}
-
-export type CallerResolver = ReturnType<typeof createCallerResolver>;
-
-export function requireCaller(caller: Caller | null): Caller {
-  if (!caller) throw unauthorized('A bearer access token is required.');
-  return caller;
-}
-
-/** Organization mode only: the token names an organization and the caller is a member of it. */
-export async function requireOrganization(caller: Caller): Promise<MembershipRow & { organization_id: number }> {
-  if (caller.organizationId === null) {
-    throw badRequest('No organization selected', 'This is only available in organization mode. Switch to an organization first.');
-  }
-  const membership = await caller.membership();
-  if (!membership) throw forbidden('You are not a member of this organization.');
-  return membership;
-}
-
-/** Read-only members (or a read-only organization) cannot change anything in the organization. */
-export async function requireWritable(caller: Caller): Promise<MembershipRow | undefined> {
-  if (caller.organizationId === null) return undefined;
-  const membership = await requireOrganization(caller);
-  if (membership.read_only) throw forbidden('Your access to this organization is read-only. Ask an owner for read-write access.');
-  return membership;
-}
-
-export async function requireOwner(caller: Caller): Promise<MembershipRow> {
-  const membership = await requireOrganization(caller);
-  if (!membership.owner) throw forbidden('Only an owner of the organization can do this.');
-  return membership;
 }
