@@ -192,6 +192,28 @@ describe('the writer with a failed push', () => {
     expect(written[0]).toContain('\u0001a');
   });
 
+  it('refuses a second retry of a push while the first is being written', async () => {
+    const { client, state } = fakeStorage();
+    const writer = createWriter(() => T0, { retryWindowMs: 60_000 });
+    state.down = true;
+    await expect(writer.write(target(client), logs(['a']))).rejects.toThrow('did not answer');
+    state.down = false;
+    const held: (() => void)[] = [];
+    const release = () => held.forEach((resolve) => resolve());
+    const query = client.query.bind(client);
+    client.query = (async (sql: string) => {
+      if (sql.includes('system.processes')) await new Promise<void>((resolve) => held.push(resolve));
+      return query(sql);
+    }) as StorageClient['query'];
+    state.inserted = [];
+    const first = writer.write(target(client), logs(['a']));
+    const second = writer.write(target(client), logs(['a']));
+    release();
+    await expect(second).rejects.toThrow('being retried already');
+    await first;
+    expect(state.inserted.filter((t) => t.endsWith('log_samples'))).toHaveLength(1);
+  });
+
   it('writes a push that succeeded again when it is sent again, without asking the storage', async () => {
     const { client, state } = fakeStorage();
     const writer = createWriter(() => T0, { retryWindowMs: 60_000 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { identifier, type StorageClient } from '../storage-client';
+import { identifier, StorageError, type StorageClient } from '../storage-client';
 import { ensureInstanceTable, upgradeInstanceSchema } from '../schema';
 import { Batch, IngestError, STALE_NAN_BITS, dayOf } from './batch';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../../../../contract/qryn';
@@ -102,6 +102,8 @@ const varintSize = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 
 export function createWriter(nowMs: () => number, options: { retryWindowMs?: number } = {}) {
   const written = new Set<string>();
   const failedPushes = createFailedPushes(options.retryWindowMs ?? pushRetryWindowMs(process.env), nowMs);
+  /** Identities of failed pushes whose retry is being written now. */
+  const retrying = new Set<string>();
   // Sample rows of concurrent pushes go into ClickHouse together (insert-queue.ts); a push is acknowledged only
   // once its rows are stored.
   const samples = createInsertQueue();
@@ -136,12 +138,8 @@ export function createWriter(nowMs: () => number, options: { retryWindowMs?: num
       const earlier = identity === undefined ? undefined : failedPushes.get(identity);
       const queryIds: string[] = [];
       try {
-        if (!earlier) await store(target, batch, logRows, metricRows, queryIds);
-        else {
-          await checkNoEarlierAttempt(target.client, earlier.queryIds);
-          const rest = withoutStored(batch, await storedRowCounts(target.client, target.database, batch));
-          await store(target, rest, logSamplesRowBinary(rest.logs), metricSamplesRowBinary(rest.metrics), queryIds);
-        }
+        if (identity !== undefined && earlier) await retry(target, batch, identity, earlier.queryIds, queryIds);
+        else await store(target, batch, logRows, metricRows, queryIds);
       } catch (error) {
         if (!(error instanceof IngestError)) failedPushes.failed((identity ??= pushIdentity(target.id, logRows, metricRows, batch)), target.id, queryIds);
         throw error;
@@ -160,6 +158,20 @@ export function createWriter(nowMs: () => number, options: { retryWindowMs?: num
     },
   };
   return writer;
+
+  /** Writes what a failed push left unstored, once the inserts of its earlier attempts have ended. */
+  async function retry(target: InstanceTarget, batch: Batch, identity: string, earlierQueryIds: readonly string[], queryIds: string[]): Promise<void> {
+    // Two retries of one push at once would each find the same rows missing and each write them.
+    if (retrying.has(identity)) throw new StorageError('This push is being retried already.', 503, undefined);
+    retrying.add(identity);
+    try {
+      await checkNoEarlierAttempt(target.client, earlierQueryIds);
+      const rest = withoutStored(batch, await storedRowCounts(target.client, target.database, batch));
+      await store(target, rest, logSamplesRowBinary(rest.logs), metricSamplesRowBinary(rest.metrics), queryIds);
+    } finally {
+      retrying.delete(identity);
+    }
+  }
 
   /** Writes a batch; the query ids of its sample and span inserts are added to `queryIds` as they are sent. */
   async function store(target: InstanceTarget, batch: Batch, logRows: Uint8Array, metricRows: Uint8Array, queryIds: string[]): Promise<void> {
