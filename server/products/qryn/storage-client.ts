@@ -26,13 +26,13 @@ export interface StorageClient {
   query<T = Record<string, unknown>>(sql: string, options?: StreamOptions): Promise<T[]>;
   /** DDL and other statements without a result. */
   command(sql: string, options?: StatementOptions): Promise<void>;
-  /** Inserts rows (values in column order) as TabSeparated. */
-  insert(table: string, columns: readonly string[], rows: readonly (readonly TsvValue[])[]): Promise<void>;
+  /** Inserts rows (values in column order) as TabSeparated; `options.settings` may name its `query_id`. */
+  insert(table: string, columns: readonly string[], rows: readonly (readonly TsvValue[])[], options?: StatementOptions): Promise<void>;
   /**
    * Inserts rows already encoded as RowBinary: the only text-free way in, which keeps a Float64's exact bits (a
    * Prometheus stale marker is a NaN with a payload that TabSeparated's `nan` would lose).
    */
-  insertRowBinary(table: string, columns: readonly string[], body: Uint8Array): Promise<void>;
+  insertRowBinary(table: string, columns: readonly string[], body: Uint8Array, options?: { queryId?: string }): Promise<void>;
   /** A SELECT answered in a binary format (`FORMAT RowBinary` is appended), for large reads; aborts with `signal`. */
   queryRowBinary(sql: string, signal?: AbortSignal): Promise<Buffer>;
   /**
@@ -97,15 +97,15 @@ export function storageClient(endpoint: StorageEndpoint): StorageClient {
     async command(sql, options) {
       await send(sql, undefined, options);
     },
-    async insert(table, columns, rows) {
+    async insert(table, columns, rows, options) {
       if (rows.length === 0) return;
       let body = '';
       for (const row of rows) body += row.map(tsv).join('\t') + '\n';
-      await send(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`, body);
+      await send(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT TabSeparated`, body, options);
     },
-    async insertRowBinary(table, columns, body) {
+    async insertRowBinary(table, columns, body, options) {
       if (body.length === 0) return;
-      await insertPost(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT RowBinary`, body);
+      await insertPost(`INSERT INTO ${table} (${columns.join(', ')}) FORMAT RowBinary`, body, options?.queryId);
     },
     async queryRowBinary(sql, signal) {
       const response = await request(`${sql} FORMAT RowBinary`, undefined, signal);
@@ -152,8 +152,8 @@ function postRaw(base: string, settings: string, headers: Record<string, string>
       req.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
       req.end(body);
     });
-  return async (sql: string, body: Uint8Array): Promise<void> => {
-    const url = prefix + encodeURIComponent(sql);
+  return async (sql: string, body: Uint8Array, queryId?: string): Promise<void> => {
+    const url = `${prefix}${encodeURIComponent(sql)}${queryId ? `&query_id=${encodeURIComponent(queryId)}` : ''}`;
     for (let attempt = 0; ; attempt++) {
       try {
         return await once(url, body);

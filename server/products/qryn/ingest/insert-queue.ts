@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { StorageClient } from '../storage-client';
 
 // Group commit of sample rows: pushes that arrive while an insert into the same table is on its way are combined
@@ -13,6 +14,8 @@ import type { StorageClient } from '../storage-client';
 export const MAX_GROUP_BYTES = 8 * 1024 * 1024;
 
 interface Group {
+  /** The insert's query id on the server (a retry of a failed push looks for it among the running queries). */
+  queryId: string;
   chunks: Uint8Array[];
   bytes: number;
   waiters: { resolve(): void; reject(error: unknown): void }[];
@@ -44,7 +47,7 @@ export function createInsertQueue() {
         const body = group.chunks.length === 1 ? group.chunks[0] : Buffer.concat(group.chunks, group.bytes);
         stats.inserts++;
         try {
-          await lane.client.insertRowBinary(lane.table, lane.columns, body);
+          await lane.client.insertRowBinary(lane.table, lane.columns, body, { queryId: group.queryId });
           for (const w of group.waiters) w.resolve();
         } catch (error) {
           for (const w of group.waiters) w.reject(error);
@@ -61,18 +64,20 @@ export function createInsertQueue() {
     stats,
     /**
      * Queues rows (RowBinary, in `columns` order) for `table` and resolves once ClickHouse has stored them, combined
-     * with the rows of other pushes queued meanwhile.
+     * with the rows of other pushes queued meanwhile. The query id of the insert that carries them is added to
+     * `queryIds`.
      */
-    insertRowBinary(client: StorageClient, table: string, columns: readonly string[], body: Uint8Array): Promise<void> {
+    insertRowBinary(client: StorageClient, table: string, columns: readonly string[], body: Uint8Array, queryIds?: string[]): Promise<void> {
       if (body.length === 0) return Promise.resolve();
       stats.queued++;
       const key = `${client.endpoint.url}|${client.endpoint.user}|${table}|${columns.join(',')}`;
       let lane = lanes.get(key);
       if (!lane) lanes.set(key, (lane = { client, table, columns, waiting: [], sending: false }));
       let group = lane.waiting[lane.waiting.length - 1];
-      if (!group || group.bytes + body.length > MAX_GROUP_BYTES) lane.waiting.push((group = { chunks: [], bytes: 0, waiters: [] }));
+      if (!group || group.bytes + body.length > MAX_GROUP_BYTES) lane.waiting.push((group = { queryId: `qryn-insert-${randomUUID()}`, chunks: [], bytes: 0, waiters: [] }));
       group.chunks.push(body);
       group.bytes += body.length;
+      queryIds?.push(group.queryId);
       const done = new Promise<void>((resolve, reject) => group.waiters.push({ resolve, reject }));
       if (!lane.sending) void drain(key, lane);
       return done;
