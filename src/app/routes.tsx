@@ -1,46 +1,23 @@
-// The one route registry of the console. Every screen is lazy-loaded (its own chunk).
+// The console's route table: each registered area (src/app/route-paths.ts: id, scope, path) with its lazy view
+// (its own chunk). Only the router setup (src/app/router.tsx) imports this module; views take their links from
+// route-paths, so the views this table loads never import it back.
 //
-// Adding an area is one line in AREAS below: its id, where it lives, its path and the lazy import of a module
-// that exports the named component. Links to an area (sidebar, menus) show only when hasArea(id) is true, so an
-// area that is not registered never leads to a blank page. See docs/console.md.
+// Adding an area is its id, scope and path in AREA_PATHS and the lazy import of the module that exports its named
+// component in AREA_VIEWS below (the type checker asks for one when the other is missing). Links to an area
+// (sidebar, menus) show only when hasArea(id) is true, so an area that is not registered never leads to a blank
+// page. See docs/console.md.
 import { createElement, type ComponentType } from 'react';
 import { useParams, type ActionFunction, type RouteObject } from 'react-router';
 import type { ProductSlug } from '../../contract/products';
+import { AREA_PATHS, type AreaPath, type RegisteredAreaId } from './route-paths';
 
-export type AreaId =
-  | 'account'
-  | 'accountDelete'
-  | 'billing'
-  | 'organization'
-  | 'organizationCreate'
-  | 'projectSettings'
-  | 'stack'
-  | 'systemStatus'
-  | 'verify'
-  | 'invitations'
-  | 'stackAdd'
-  | 'stackRedirect'
-  | 'statecharts'
-  // Each product's pages: id = slug, scope 'project', path 'stack/<slug>/*', wrapped in RequireIntegration.
-  | ProductSlug;
-
-/**
- * - root: inside the shell at /{path}
- * - project: inside the shell at /{projectSlug}/{path}
- * - both: registered at /{path} and /{projectSlug}/{path}
- * - bare: signed in, without the shell (verify, invitations)
- */
-export type AreaScope = 'root' | 'project' | 'both' | 'bare';
-
-export interface AreaRoute {
-  id: AreaId;
-  scope: AreaScope;
-  /** Path without a leading slash; may end with '/*' for areas with their own nested routes. */
-  path: string;
+/** What an area's route loads: the view, and the route action its forms post intents to (Hepic's). */
+interface AreaView {
   load: () => Promise<ComponentType>;
-  /** The route action its forms post intents to (Hepic's /{projectSlug}/stack/hepic). */
   action?: () => Promise<ActionFunction>;
 }
+
+export interface AreaRoute extends AreaPath, AreaView {}
 
 const view =
   <M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M & string) =>
@@ -70,37 +47,32 @@ export const clickhousePageTitle = (subpath: string) => {
 export const hepicPageTitle = (subpath: string) =>
   ({ 'data-ingestion': 'Data Ingestion', auth: 'Auth', config: 'Config' })[subpath.split('/')[0]] ?? 'Overview';
 
-export const AREAS: AreaRoute[] = [
-  { id: 'verify', scope: 'bare', path: 'verify', load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
-  { id: 'invitations', scope: 'bare', path: 'invitations', load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
-  { id: 'organization', scope: 'both', path: 'organization', load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
-  { id: 'projectSettings', scope: 'project', path: 'settings', load: view(() => import('../views/project-settings/project-settings-view'), 'ProjectSettingsView') },
-  { id: 'account', scope: 'both', path: 'account', load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
-  { id: 'accountDelete', scope: 'root', path: 'account/delete', load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
-  { id: 'billing', scope: 'both', path: 'billing', load: view(() => import('../views/billing/billing-settings-view'), 'BillingSettingsView') },
-  { id: 'organizationCreate', scope: 'both', path: 'organization/create', load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
-  { id: 'clickhouse', scope: 'project', path: 'stack/clickhouse/*', load: productArea('clickhouse', clickhousePageTitle, () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
-  {
-    id: 'hepic',
-    scope: 'project',
-    path: 'stack/hepic/*',
+const AREA_VIEWS: Record<RegisteredAreaId, AreaView> = {
+  verify: { load: view(() => import('../views/verify/verify-view'), 'VerifyView') },
+  invitations: { load: view(() => import('../views/invitations/invitation-view'), 'InvitationView') },
+  organization: { load: view(() => import('../views/organization/organization-settings-view'), 'OrganizationSettingsView') },
+  projectSettings: { load: view(() => import('../views/project-settings/project-settings-view'), 'ProjectSettingsView') },
+  account: { load: view(() => import('../views/account/account-settings-view'), 'AccountSettingsView') },
+  accountDelete: { load: view(() => import('../views/account/account-delete-view'), 'AccountDeleteView') },
+  billing: { load: view(() => import('../views/billing/billing-settings-view'), 'BillingSettingsView') },
+  organizationCreate: { load: view(() => import('../views/organization/create-organization-view'), 'CreateOrganizationView') },
+  clickhouse: { load: productArea('clickhouse', clickhousePageTitle, () => import('../views/clickhouse/clickhouse-area'), 'ClickhouseArea') },
+  hepic: {
     load: productArea('hepic', hepicPageTitle, () => import('../views/stack/hepic/hepic-area'), 'HepicArea'),
     action: async () => (await import('../views/stack/hepic/hepic-actions')).hepicAction,
   },
-  { id: 'loggen', scope: 'project', path: 'stack/loggen/*', load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
+  loggen: { load: productArea('loggen', 'Configuration', () => import('../views/stack/loggen/loggen-view'), 'LoggenView') },
   // qryn wraps itself in the stack's guard: its document title follows the page shown (Overview, Auth Tokens …).
-  { id: 'qryn', scope: 'project', path: 'stack/qryn/*', load: view(() => import('../views/stack/qryn/qryn-area'), 'QrynArea') },
-  { id: 'grafana', scope: 'project', path: 'stack/grafana/*', load: productArea('grafana', 'Overview', () => import('../views/stack/grafana/grafana-view'), 'GrafanaView') },
-  { id: 'stack', scope: 'project', path: 'stack', load: view(() => import('../views/stack/stack-view'), 'StackView') },
-  { id: 'stackAdd', scope: 'project', path: 'stack/add', load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
-  { id: 'stackRedirect', scope: 'project', path: 'stack/*', load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
-  { id: 'statecharts', scope: 'both', path: 'statecharts/*', load: view(() => import('../views/statecharts/statechart-studio-view'), 'StatechartStudioView') },
-  { id: 'systemStatus', scope: 'both', path: 'system-status', load: view(() => import('../views/system-status/system-status-view'), 'SystemStatusView') },
-];
+  qryn: { load: view(() => import('../views/stack/qryn/qryn-area'), 'QrynArea') },
+  grafana: { load: productArea('grafana', 'Overview', () => import('../views/stack/grafana/grafana-view'), 'GrafanaView') },
+  stack: { load: view(() => import('../views/stack/stack-view'), 'StackView') },
+  stackAdd: { load: view(() => import('../views/stack/add-product-view'), 'AddProductView') },
+  stackRedirect: { load: view(() => import('../views/stack/require-integration'), 'StackRedirect') },
+  statecharts: { load: view(() => import('../views/statecharts/statechart-studio-view'), 'StatechartStudioView') },
+  systemStatus: { load: view(() => import('../views/system-status/system-status-view'), 'SystemStatusView') },
+};
 
-export function hasArea(id: AreaId, areas: readonly AreaRoute[] = AREAS): boolean {
-  return areas.some((area) => area.id === id);
-}
+export const AREAS: AreaRoute[] = AREA_PATHS.map((area) => ({ ...area, ...AREA_VIEWS[area.id] }));
 
 export function toRouteObject(area: AreaRoute): RouteObject {
   return {
@@ -114,12 +86,4 @@ export function toRouteObject(area: AreaRoute): RouteObject {
 
 export function areaRoutes(scope: 'root' | 'project' | 'bare', areas: readonly AreaRoute[] = AREAS): RouteObject[] {
   return areas.filter((area) => area.scope === scope || (area.scope === 'both' && scope !== 'bare')).map(toRouteObject);
-}
-
-/** Path segments that belong to a project area (spec 000 section 2), registered or not. */
-export const PROJECT_AREA_SEGMENTS = ['stack', 'settings', 'account', 'billing', 'organization', 'system-status'] as const;
-
-/** A link to an area, relative to the selected project when the area also exists per project. */
-export function areaPath(path: string, projectSlug: string | null): string {
-  return projectSlug ? `/${projectSlug}/${path}` : `/${path}`;
 }

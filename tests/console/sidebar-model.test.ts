@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AreaId } from '../../src/app/routes';
+import type { AreaId } from '../../src/app/route-paths';
 import { buildSidebar, visibleIntegrations, type SidebarInput } from '../../src/views/shell/sidebar-model';
 
 const integration = (slug: string, status = 'active', isUserActive = true) => ({ status, isUserActive, product: { name: slug.toUpperCase(), slug } });

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { css } from 'styled-system/css';
 import { useCurrentUser } from '../../app/auth-context';
 import { queries } from '../../app/query-keys';
-import { areaPath, hasArea } from '../../app/routes';
+import { areaPath, hasArea } from '../../app/route-paths';
 import { buttonStyles } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ArrowRightIcon } from '../../components/ui/icons';

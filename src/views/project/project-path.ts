@@ -1,6 +1,6 @@
 // Project slugs in paths (spec 000 section 2): a name, a dash and the numeric id. Pure rules, unit-tested.
 import { projectIdFromSlug } from '../../../contract/project-slug';
-import { PROJECT_AREA_SEGMENTS } from '../../app/routes';
+import { PROJECT_AREA_SEGMENTS } from '../../app/route-paths';
 
 export { projectIdFromSlug };
 

@@ -1,4 +1,4 @@
-import { hasArea } from '../../app/routes';
+import { hasArea } from '../../app/route-paths';
 
 /** A project's landing page: its stack when that area exists, else the project overview. */
 export function projectHome(slug: string): string {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { css } from 'styled-system/css';
 import { useAuthSelector } from '../../app/auth-context';
-import { hasArea } from '../../app/routes';
+import { hasArea } from '../../app/route-paths';
 import { IconButton } from '../../components/ui/button';
 import { MenuIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';

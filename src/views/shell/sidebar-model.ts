@@ -1,6 +1,6 @@
 // What the sidebar shows (spec 000 section 2 Shell), as a pure function of the shell's data so the visibility
 // rules are tested without rendering.
-import { areaPath, type AreaId } from '../../app/routes';
+import { areaPath, type AreaId } from '../../app/route-paths';
 
 export interface SidebarIntegrationInput {
   status: string;

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { css, cx } from 'styled-system/css';
 import { queries } from '../../app/query-keys';
-import { hasArea } from '../../app/routes';
+import { hasArea } from '../../app/route-paths';
 import { BookIcon, BuildingIcon, CardIcon, GridIcon, HomeIcon, LayersIcon, LifeBuoyIcon, LogOutIcon, PlusIcon, SettingsIcon, SwitchIcon, UserIcon } from '../../components/ui/icons';
 import { settings } from '../../config/settings';
 import { toast } from '../../services/toast-store';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { css } from 'styled-system/css';
 import { useCurrentUser } from '../../app/auth-context';
-import { areaPath, hasArea } from '../../app/routes';
+import { areaPath, hasArea } from '../../app/route-paths';
 import { LayersIcon, LogOutIcon, MonitorIcon, MoonIcon, SunIcon, UserIcon } from '../../components/ui/icons';
 import { Menu, type MenuEntry } from '../../components/ui/menu';
 import { settings } from '../../config/settings';
