@@ -79,6 +79,25 @@ describe('step evaluators', () => {
     expect(store.handed.b).toBeLessThanOrEqual(1_000 + 2 * BATCH);
   });
 
+  it('adds the lines a count answered by the store read to the post-filter lines of the other side', async () => {
+    const querier: LogQuerier = {
+      async selectLogs(p) {
+        expect(p.matchers.map((m) => m.value)).toEqual(['a']);
+        const times = Array.from({ length: 60 }, (_, i) => T0 + BigInt(i + 1) * S);
+        return [{ labels: { app: 'a' }, timestamps: times, lines: times.map((_, i) => `k=${i % 2 ? 'drop' : 'keep'}`) }];
+      },
+      async countBuckets(p) {
+        expect(p.matchers.map((m) => m.value)).toEqual(['b']);
+        return { buckets: [{ labels: { app: 'b' }, lines: new Float64Array(p.count).fill(5), bytes: new Float64Array(p.count).fill(50) }] };
+      },
+    };
+    const at = T0 + 60n * S;
+    const { data, stats } = await runQuery(querier, { ...range('count_over_time({app="a"} | logfmt | k="keep" [1m]) + on() count_over_time({app="b"}[1m])'), startNs: at, endNs: at, stepNs: 0n, instant: true });
+    expect(data).toEqual({ resultType: 'vector', result: [{ metric: {}, value: [1_700_000_060, '35'] }] });
+    // 60 lines of a read, 30 kept by its stages; 5 lines of b counted by the store, all of them past its stages.
+    expect(stats).toEqual({ linesRead: 65, bytesRead: stats.bytesRead, postFilterLines: 35 });
+  });
+
   it('checks the abort between steps also when no line is read (counts answered by the store)', async () => {
     const controller = new AbortController();
     let buckets = 0;

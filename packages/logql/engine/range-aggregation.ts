@@ -265,6 +265,10 @@ async function pushedCounts(
   const count = Number((last - off - origin) / g);
   if (count > 200_000) return undefined;
   const matchers = e.range.selector.matchers;
+  // What this count reads passes its stages whole: its lines count as post-filter lines, added to those of the
+  // query's other selectors (which may read at the same time, a step each).
+  const readBefore = ctx.stats.linesRead;
+  const postBefore = ctx.stats.postFilterLines;
   const { buckets, others } = await ctx.querier.countBuckets!({ matchers, lineFilters: plan.pushed, originNs: origin, widthNs: g, count, jsonKeys }, ctx.signal);
   const transform = jsonKeys ? undefined : compilePipeline(plan.rest);
   const merged = new Map<string, { labels: Labels; lines: Float64Array; bytes: Float64Array }>();
@@ -321,7 +325,7 @@ async function pushedCounts(
     counted.push({ labels: b.labels, prefix, linePrefix });
   }
   merged.clear();
-  ctx.stats.postFilterLines = ctx.stats.linesRead;
+  ctx.stats.postFilterLines = postBefore + (ctx.stats.linesRead - readBefore);
   const checked = checkedStep(ctx, false);
   return (async function* countedSteps() {
     for (const t of ctx.steps) {
