@@ -10,6 +10,7 @@ import { createLogsQuerier } from '../server/products/qryn/logs-querier';
 import { createInstanceSchema } from '../server/products/qryn/schema';
 import { storageClient } from '../server/products/qryn/storage-client';
 import { startStorageServer } from '../server/products/qryn/storage-server';
+import { bodyText } from '../server/products/qryn/answer-json';
 
 // `npm run bench:query` (LogQL part): 1,000,000 stored lines of JSON in 10 streams over an hour, in a ClickHouse
 // 18.16 server of its own; the LogQL engine (the code behind qryn's query_range, with the same ClickHouse store)
@@ -71,7 +72,7 @@ async function main() {
     const inWorker = (request: Parameters<typeof runQuery>[1]) => async () => {
       const answer = await pool.run({ endpoint, database: db, request, limits, timeoutMs: limits.timeoutMs });
       if (!('status' in answer) || answer.status !== 200) throw new Error(`the query worker answered ${JSON.stringify(answer).slice(0, 300)}`);
-      return JSON.parse(answer.body) as unknown;
+      return JSON.parse(bodyText(answer.body)) as unknown;
     };
     const time = async (f: () => Promise<unknown>) => {
       let best = Infinity;

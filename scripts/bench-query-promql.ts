@@ -8,6 +8,7 @@ import { promqlSettings } from '../server/products/qryn/promql-settings';
 import { createInstanceSchema } from '../server/products/qryn/schema';
 import { storageClient } from '../server/products/qryn/storage-client';
 import { startStorageServer } from '../server/products/qryn/storage-server';
+import { bodyText } from '../server/products/qryn/answer-json';
 
 // `npm run bench:query` (first half): PromQL over a stored set of SERIES series × 1 hour at 15 s (counters, and a
 // histogram with 10 `le` buckets per instance), generated here into a fresh ClickHouse 18.16 server. Each query runs
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
         const t0 = performance.now();
         const answer = await pool.run({ endpoint: { url: server.url, user: server.user, password: server.password }, database, query: { kind: 'range', query, startMs, endMs, stepMs: STEP_S * 1000 }, timeoutMs: settings.timeoutMs });
         const t1 = performance.now();
-        const body = JSON.parse(answer.body) as { status: string; error?: string; data?: { result: unknown[] } };
+        const body = JSON.parse(bodyText(answer.body)) as { status: string; error?: string; data?: { result: unknown[] } };
         if (answer.status !== 200 || !body.data || body.data.result.length === 0) {
           console.error(`${query}: ${answer.status} ${body.error ?? 'an empty result'}`);
           failed = true;

@@ -14,6 +14,7 @@ import { logqlThroughCache, promqlThroughCache, resultsCache } from '../server/p
 import { createInstanceSchema } from '../server/products/qryn/schema';
 import { storageClient } from '../server/products/qryn/storage-client';
 import { startStorageServer } from '../server/products/qryn/storage-server';
+import { bodyText } from '../server/products/qryn/answer-json';
 
 // A dashboard panel's refresh against its first run: a 6-hour range query at a 30 s step (PromQL and a LogQL metric
 // query) evaluated once with an empty results cache, then refreshed with the window shifted by 30 s (new samples and
@@ -52,7 +53,7 @@ try {
   const promql = (query: string) => async (nowMs: number) => {
     const range: PromqlQuery = { kind: 'range', query, startMs: nowMs - HOURS6, endMs: nowMs, stepMs: STEP };
     const answer = await promqlThroughCache(request(nowMs), range, (q) => evaluatePromql({ endpoint, database, query: q, timeoutMs: 120_000 }, settings));
-    if (answer.status !== 200) throw new Error(answer.body);
+    if (answer.status !== 200) throw new Error(bodyText(answer.body));
   };
   const logql = (query: string) => async (nowMs: number) => {
     const ns = (ms: number) => BigInt(ms) * 1_000_000n;

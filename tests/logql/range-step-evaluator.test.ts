@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { StepSample } from '../../packages/logql/engine/metric-value';
 import { RangeStepEvaluator, type Sample } from '../../packages/logql/engine/range-step-evaluator';
 
 // The range aggregation's step evaluator (samples in time order, each step evaluated once its window is past, older
@@ -10,6 +11,18 @@ const S = 1_000_000_000n;
 
 /** The window's samples as [value, stream] pairs, in the order handed to the aggregate (the order matters for sums). */
 const listing = (win: Sample[]) => JSON.stringify(win.map((s) => [s.value, s.stream, String(s.ts)]));
+
+/** Feeds samples keyed by `keyOf`, taking every step as soon as it is ready (as the range aggregation does). */
+function run(evaluator: RangeStepEvaluator, samples: Sample[], keyOf: (s: Sample) => string) {
+  const vectors: StepSample[][] = [];
+  samples.forEach((s, i) => {
+    while (evaluator.readyBefore(s.ts)) vectors.push(evaluator.step());
+    const key = keyOf(s);
+    evaluator.add(key, { parity: key }, s, i);
+  });
+  while (!evaluator.done) vectors.push(evaluator.step());
+  return vectors;
+}
 
 describe('RangeStepEvaluator', () => {
   it('hands each step the same window, in the same order, as filtering all samples would', () => {
@@ -32,31 +45,27 @@ describe('RangeStepEvaluator', () => {
             windows.set(`${win[0].value % 2 === 0 ? 'even' : 'odd'}|${start}|${end}`, listing(win));
             return 0;
           });
-          samples.forEach((s, i) => {
-            const key = s.value % 2 === 0 ? 'even' : 'odd';
-            evaluator.add(key, { parity: key }, s, i);
-            recording.add(key, { parity: key }, s, i);
-          });
-          const got = evaluator.finish();
-          recording.finish();
-          for (const series of got) {
-            const mine = samples.filter((s) => (s.value % 2 === 0 ? 'even' : 'odd') === series.labels.parity);
-            steps.forEach((t, i) => {
-              const end = t - offset;
-              const start = end - range;
-              const win = mine.filter((s) => s.ts > start && s.ts <= end).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.stream - b.stream));
-              expect(series.values[i]).toBe(win.length === 0 ? undefined : win.length);
-              if (win.length > 0) expect(windows.get(`${series.labels.parity}|${start}|${end}`)).toBe(listing(win));
-            });
-          }
-          // Every series with a sample is answered, ordered by the stream of its first sample, then that line.
+          const parity = (s: Sample) => (s.value % 2 === 0 ? 'even' : 'odd');
+          const got = run(evaluator, samples, parity);
+          run(recording, samples, parity);
+          expect(got).toHaveLength(steps.length);
+          // Every series with a sample in a step's window is in that step's vector, ordered by the stream of its
+          // first sample, then that line.
           const first = new Map<string, [number, number]>();
           samples.forEach((s, i) => {
-            const key = s.value % 2 === 0 ? 'even' : 'odd';
-            if (!first.has(key)) first.set(key, [s.stream, i]);
+            if (!first.has(parity(s))) first.set(parity(s), [s.stream, i]);
           });
-          const expected = [...first].sort((a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1]).map(([key]) => key);
-          expect(got.map((s) => s.labels.parity)).toEqual(expected);
+          const order = [...first].sort((a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1]).map(([key]) => key);
+          steps.forEach((t, i) => {
+            const end = t - offset;
+            const start = end - range;
+            const expected = order.flatMap((key) => {
+              const win = samples.filter((s) => parity(s) === key && s.ts > start && s.ts <= end).sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.stream - b.stream));
+              if (win.length > 0) expect(windows.get(`${key}|${start}|${end}`)).toBe(listing(win));
+              return win.length === 0 ? [] : [{ labels: { parity: key }, value: win.length }];
+            });
+            expect(got[i]).toEqual(expected);
+          });
         },
       ),
       { numRuns: 300 },
@@ -70,9 +79,9 @@ describe('RangeStepEvaluator', () => {
       largest = Math.max(largest, win.length);
       return win.length;
     });
-    for (let k = 0; k < 6_000; k++) evaluator.add('one', {}, { ts: BigInt(k) * S + 1n, value: 1, stream: 0 }, k);
-    const [series] = evaluator.finish();
-    expect(series.values.slice(0, 99)).toEqual(new Array(99).fill(60));
+    const samples = Array.from({ length: 6_000 }, (_, k): Sample => ({ ts: BigInt(k) * S + 1n, value: 1, stream: 0 }));
+    const vectors = run(evaluator, samples, () => 'one');
+    expect(vectors.slice(0, 99).map((v) => v.map((s) => s.value))).toEqual(new Array(99).fill([60]));
     expect(largest).toBe(60);
     const held = (evaluator as unknown as { series: Map<string, { samples: Sample[] }> }).series.get('one')!.samples.length;
     expect(held).toBeLessThan(6_000 / 2);

@@ -7,6 +7,7 @@ import { promqlSettings } from '../../server/products/qryn/promql-settings';
 import { createInstanceSchema } from '../../server/products/qryn/schema';
 import { storageClient } from '../../server/products/qryn/storage-client';
 import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
+import { bodyText } from '../../server/products/qryn/answer-json';
 
 // The query workers: a query is evaluated in a worker thread against the storage it is sent, and a query whose
 // client went away is canceled there.
@@ -33,7 +34,7 @@ const endpoint = () => ({ url: server.url, user: server.user, password: server.p
 it('evaluates in a worker and answers the Prometheus JSON', async () => {
   const answer = await pool.run({ endpoint: endpoint(), database: 'qryn_pool', query: { kind: 'instant', query: 'vector(1) + 1', timeMs: 1_700_000_000_000 }, timeoutMs: 10_000 });
   expect(answer.status).toBe(200);
-  expect(JSON.parse(answer.body)).toEqual({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1_700_000_000, '2'] }] } });
+  expect(JSON.parse(bodyText(answer.body))).toEqual({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1_700_000_000, '2'] }] } });
   expect(pool.size()).toBeGreaterThan(0);
 });
 
@@ -42,5 +43,5 @@ it('cancels a query whose client went away', async () => {
   const running = pool.run({ endpoint: endpoint(), database: 'qryn_pool', query: { kind: 'range', query: 'sum(rate(x[5m]))', startMs: 1_700_000_000_000, endMs: 1_700_003_600_000, stepMs: 15_000 }, timeoutMs: 10_000 }, gone.signal);
   gone.abort();
   const answer = await running;
-  expect(JSON.parse(answer.body)).toMatchObject({ status: 'error', errorType: 'canceled' });
+  expect(JSON.parse(bodyText(answer.body))).toMatchObject({ status: 'error', errorType: 'canceled' });
 });

@@ -15,6 +15,7 @@ import { seriesRows } from '../../server/products/qryn/series-rows';
 import { StorageError, storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
 import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
 import { NS_PER_S, loadBigLogs, loadManySeries } from '../support/big-read-data';
+import { bodyText } from '../../server/products/qryn/answer-json';
 
 // qryn's reads bounded while they read, on a real ClickHouse 18.16: a log query stops reading once its limit is
 // met (also when a stage runs in the process), maxLinesRead and maxSamples refuse as the rows arrive, a read that
@@ -184,7 +185,7 @@ describe('bounds refused naming the limit', () => {
     process.env.QRYN_READ_MAX_ROWS_TO_READ = '100000';
     const answer = await logqlMetric('sum(count_over_time({app="big"} | json | level="error" [1m]))');
     expect(answer).toMatchObject({ status: 400 });
-    expect('body' in answer && answer.body).toContain("the query exceeded the storage's limit on rows to read (QRYN_READ_MAX_ROWS_TO_READ: 100000)");
+    expect('body' in answer && bodyText(answer.body)).toContain("the query exceeded the storage's limit on rows to read (QRYN_READ_MAX_ROWS_TO_READ: 100000)");
   });
 
   const promql = (query: string, settings = promqlSettings({})) =>
@@ -194,7 +195,7 @@ describe('bounds refused naming the limit', () => {
     process.env.QRYN_READ_MAX_ROWS_TO_READ = '100000';
     const answer = await promql('sum(rate(big_metric[5m]))');
     expect(answer.status).toBe(422);
-    expect(JSON.parse(answer.body)).toEqual({ status: 'error', errorType: 'execution', error: "the query exceeded the storage's limit on rows to read (QRYN_READ_MAX_ROWS_TO_READ: 100000)" });
+    expect(JSON.parse(bodyText(answer.body))).toEqual({ status: 'error', errorType: 'execution', error: "the query exceeded the storage's limit on rows to read (QRYN_READ_MAX_ROWS_TO_READ: 100000)" });
   });
 
   it('PromQL answers over the series and points caps are 422 naming the limit', async () => {
@@ -202,12 +203,12 @@ describe('bounds refused naming the limit', () => {
     process.env.QRYN_PROMQL_MAX_SERIES = '50';
     const series = await promql('big_metric');
     expect(series.status).toBe(422);
-    expect(JSON.parse(series.body).error).toBe('maximum number of series (50) reached for a single query (QRYN_PROMQL_MAX_SERIES)');
+    expect(JSON.parse(bodyText(series.body)).error).toBe('maximum number of series (50) reached for a single query (QRYN_PROMQL_MAX_SERIES)');
     delete process.env.QRYN_PROMQL_MAX_SERIES;
     process.env.QRYN_PROMQL_MAX_ANSWER_POINTS = '1000';
     const points = await promql('big_metric');
     expect(points.status).toBe(422);
-    expect(JSON.parse(points.body).error).toContain('over the limit of 1000 (QRYN_PROMQL_MAX_ANSWER_POINTS)');
+    expect(JSON.parse(bodyText(points.body)).error).toContain('over the limit of 1000 (QRYN_PROMQL_MAX_ANSWER_POINTS)');
     expect((await promql('sum(big_metric)')).status).toBe(200);
   });
 
@@ -215,7 +216,7 @@ describe('bounds refused naming the limit', () => {
     process.env.QRYN_LOKI_MAX_ANSWER_POINTS = '30';
     const answer = await logqlMetric('count_over_time({app="big"}[1m])');
     expect(answer).toMatchObject({ status: 400 });
-    expect('body' in answer && answer.body).toContain('maximum number of points (30) reached for a single query');
+    expect('body' in answer && bodyText(answer.body)).toContain('maximum number of points (30) reached for a single query');
   });
 
   it('maxSamples refuses as the series arrive, before the rest is loaded', async () => {
@@ -234,7 +235,7 @@ describe('bounds refused naming the limit', () => {
     expect(counted).toBeLessThanOrEqual(200_000 + SAMPLES);
     const answer = await promql('big_metric', { ...promqlSettings({}), maxSamples: 200_000 });
     expect(answer.status).toBe(422);
-    expect(JSON.parse(answer.body).error).toBe('query processing would load too many samples into memory in query execution');
+    expect(JSON.parse(bodyText(answer.body)).error).toBe('query processing would load too many samples into memory in query execution');
   });
 
   it('a malformed setting is refused naming it', () => {

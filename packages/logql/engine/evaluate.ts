@@ -1,11 +1,12 @@
 import type { LogQuerier } from '../storage/querier';
 import type { Expr, MetricExpr } from '../syntax/ast';
 import { parseLogQL } from '../syntax/parse';
+import { compileRe2 } from '../../re2-pattern/re2-pattern';
 import { binary } from './binary-ops';
 import { LogQLQueryError, seriesLimitError } from './errors';
-import { logQuery } from './log-query';
-import { compareLabels, formatValue, sortedLabels, stepSeconds, type Labels } from './labels';
-import type { Ctx, Value } from './metric-value';
+import { canceled, logQuery, yieldLoop } from './log-query';
+import { compareLabels, formatValue, labelsKey, sortedLabels, stepSeconds, type Labels } from './labels';
+import type { Ctx, StepEvaluator, StepValue } from './metric-value';
 import { INJECTABLE, rangeAggregation } from './range-aggregation';
 import { labelReplace, vectorAggregation } from './vector-aggregation';
 
@@ -90,28 +91,58 @@ export async function runQuery(querier: LogQuerier, req: QueryRequest, limits: E
   }
   checkLength(req.endNs - req.startNs + maxRange(expr), limits);
   const ctx: Ctx = { querier, steps, stats, limits, signal, stepNs: req.stepNs };
-  const value = await evalMetric(ctx, expr);
-  if (value.kind === 'scalar') {
-    if (req.instant) return { data: { resultType: 'scalar', result: [stepSeconds(steps[0]), formatValue(value.values[0])] }, stats };
-    return { data: { resultType: 'matrix', result: [{ metric: {}, values: steps.map((t, i) => [stepSeconds(t), formatValue(value.values[i])] as [number, string]) }] }, stats };
+  return { data: await collectSteps(ctx, evalMetric(ctx, expr), req.instant), stats };
+}
+
+/** Steps between two yields to the event loop while an answer is collected. */
+const STEPS_PER_YIELD = 256;
+
+/**
+ * Pulls the query's steps one at a time into the answer (the only thing that grows with the steps: it is bounded by
+ * the series limit and the step count), checking the abort signal between steps.
+ */
+async function collectSteps(ctx: Ctx, root: StepEvaluator, instant: boolean): Promise<QueryData> {
+  const { steps, limits, signal } = ctx;
+  const series = new Map<string, { metric: Labels; values: [number, string][] }>();
+  const scalar: [number, string][] = [];
+  let vector: { metric: Labels; value: [number, string] }[] = [];
+  let isScalar = false;
+  try {
+    for (let i = 0; i < steps.length; i++) {
+      if (signal?.aborted) throw canceled();
+      if (i > 0 && i % STEPS_PER_YIELD === 0) await yieldLoop();
+      const next = await root.next();
+      if (next.done) throw new Error(`the step evaluator ended after ${i} of ${steps.length} steps`);
+      const value = next.value;
+      const t = stepSeconds(steps[i]);
+      if (value.kind === 'scalar') {
+        isScalar = true;
+        scalar.push([t, formatValue(value.value)]);
+        continue;
+      }
+      if (instant) {
+        if (value.samples.length > limits.maxSeries) throw seriesLimitError(limits.maxSeries);
+        const sorted = value.ordered ? value.samples : [...value.samples].sort((a, b) => compareLabels(a.labels, b.labels));
+        vector = sorted.map((s) => ({ metric: sortedLabels(s.labels), value: [t, formatValue(s.value)] }));
+        continue;
+      }
+      for (const s of value.samples) {
+        const key = labelsKey(s.labels);
+        let out = series.get(key);
+        if (!out) {
+          if (series.size >= limits.maxSeries) throw seriesLimitError(limits.maxSeries);
+          out = { metric: sortedLabels(s.labels), values: [] };
+          series.set(key, out);
+        }
+        out.values.push([t, formatValue(s.value)]);
+      }
+    }
+  } finally {
+    await root.return();
   }
-  const series = value.series.filter((s) => s.values.some((v) => v !== undefined));
-  if (series.length > limits.maxSeries) throw seriesLimitError(limits.maxSeries);
-  if (req.instant) {
-    const sorted = value.ordered ? series : [...series].sort((a, b) => compareLabels(a.labels, b.labels));
-    return { data: { resultType: 'vector', result: sorted.map((s) => ({ metric: sortedLabels(s.labels), value: [stepSeconds(steps[0]), formatValue(s.values[0]!)] })) }, stats };
-  }
-  series.sort((a, b) => compareLabels(a.labels, b.labels));
-  return {
-    data: {
-      resultType: 'matrix',
-      result: series.map((s) => ({
-        metric: sortedLabels(s.labels),
-        values: s.values.flatMap((v, i) => (v === undefined ? [] : [[stepSeconds(steps[i]), formatValue(v)] as [number, string]])),
-      })),
-    },
-    stats,
-  };
+  if (isScalar) return instant ? { resultType: 'scalar', result: scalar[0] } : { resultType: 'matrix', result: [{ metric: {}, values: scalar }] };
+  if (instant) return { resultType: 'vector', result: vector };
+  return { resultType: 'matrix', result: [...series.values()].sort((a, b) => compareLabels(a.metric, b.metric)) };
 }
 
 function checkLength(lengthNs: bigint, limits: EngineLimits) {
@@ -147,34 +178,58 @@ function maxRange(e: MetricExpr): bigint {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Metric queries: each kind of expression has its evaluator (range-aggregation.ts, vector-aggregation.ts,
-// binary-ops.ts) over values of every step (metric-value.ts).
+// Metric queries: each kind of expression has its step evaluator (range-aggregation.ts; vector-aggregation.ts and
+// binary-ops.ts over one step's values), pulled one step at a time (metric-value.ts).
 
-async function evalMetric(ctx: Ctx, e: MetricExpr): Promise<Value> {
+function evalMetric(ctx: Ctx, e: MetricExpr): StepEvaluator {
   switch (e.kind) {
     case 'literal':
-      return { kind: 'scalar', values: ctx.steps.map(() => e.value) };
+      return constantSteps(ctx, { kind: 'scalar', value: e.value });
     case 'vector':
-      return { kind: 'vector', series: [{ labels: {}, values: ctx.steps.map(() => e.value) }] };
+      return constantSteps(ctx, { kind: 'vector', samples: [{ labels: {}, value: e.value }] });
     case 'range_agg':
-      return { kind: 'vector', series: await rangeAggregation(ctx, e) };
+      return rangeAggregation(ctx, e);
     case 'vector_agg': {
       // As Loki does, a sum over a range aggregation without its own grouping takes the sum's grouping already when
       // samples are extracted (the series of the range aggregation are the sum's groups; errors keep all labels).
       const inject = e.op === 'sum' && e.expr.kind === 'range_agg' && !e.expr.grouping && INJECTABLE.has(e.expr.op);
-      const inner =
-        inject && e.expr.kind === 'range_agg'
-          ? { kind: 'vector' as const, series: await rangeAggregation(ctx, e.expr, e.grouping ?? { without: false, labels: [] }) }
-          : await evalMetric(ctx, e.expr);
-      if (inner.kind === 'scalar') throw new LogQLQueryError(`unexpected scalar in ${e.op}`);
-      return vectorAggregation(ctx, e, inner.series);
+      const inner = inject && e.expr.kind === 'range_agg' ? rangeAggregation(ctx, e.expr, e.grouping ?? { without: false, labels: [] }) : evalMetric(ctx, e.expr);
+      const instant = ctx.steps.length === 1;
+      return mapSteps(inner, (v) => {
+        if (v.kind === 'scalar') throw new LogQLQueryError(`unexpected scalar in ${e.op}`);
+        return vectorAggregation(e, v.samples, instant);
+      });
     }
     case 'label_replace': {
-      const inner = await evalMetric(ctx, e.expr);
-      if (inner.kind === 'scalar') throw new LogQLQueryError('label_replace takes a vector');
-      return { kind: 'vector', series: labelReplace(inner.series, e) };
+      const re = compileRe2(`^(?:${e.regex})$`);
+      return mapSteps(evalMetric(ctx, e.expr), (v) => {
+        if (v.kind === 'scalar') throw new LogQLQueryError('label_replace takes a vector');
+        return { kind: 'vector', samples: labelReplace(v.samples, e, re) };
+      });
     }
     case 'binary':
-      return binary(ctx, e, await evalMetric(ctx, e.left), await evalMetric(ctx, e.right));
+      return binarySteps(e, evalMetric(ctx, e.left), evalMetric(ctx, e.right));
+  }
+}
+
+async function* constantSteps(ctx: Ctx, value: StepValue): StepEvaluator {
+  for (let i = 0; i < ctx.steps.length; i++) yield value;
+}
+
+async function* mapSteps(inner: StepEvaluator, f: (v: StepValue) => StepValue): StepEvaluator {
+  for await (const v of inner) yield f(v);
+}
+
+/** Both sides advanced together, one step each; either side ending its reads ends the other's. */
+async function* binarySteps(e: Extract<MetricExpr, { kind: 'binary' }>, left: StepEvaluator, right: StepEvaluator): StepEvaluator {
+  try {
+    for (;;) {
+      const l = await left.next();
+      const r = await right.next();
+      if (l.done || r.done) return;
+      yield binary(e, l.value, r.value);
+    }
+  } finally {
+    await Promise.all([left.return(), right.return()]);
   }
 }

@@ -2,8 +2,8 @@ import type { LogQuerier } from '../storage/querier';
 import type { Labels } from './labels';
 import type { EngineLimits, QueryStats } from './evaluate';
 
-// What the metric query's evaluators pass between them: the query's context and a value over all of its steps
-// (a scalar, or series with one value or none per step).
+// What the metric query's step evaluators pass between them: the query's context, and one step's value at a time
+// (a scalar, or a vector of labelled samples), as Loki's StepEvaluator: no evaluator holds the values of all steps.
 
 export interface Ctx {
   querier: LogQuerier;
@@ -14,9 +14,20 @@ export interface Ctx {
   signal?: AbortSignal;
 }
 
-export interface Series {
+/** One series' value at one step. */
+export interface StepSample {
   labels: Labels;
-  values: (number | undefined)[];
+  value: number;
 }
 
-export type Value = { kind: 'scalar'; values: number[] } | { kind: 'vector'; series: Series[]; ordered?: boolean };
+/**
+ * One step's value. `ordered`: the samples are in the answer's order (sort, sort_desc of an instant query), not to be
+ * sorted by labels.
+ */
+export type StepValue = { kind: 'scalar'; value: number } | { kind: 'vector'; samples: StepSample[]; ordered?: boolean };
+
+/**
+ * Yields one value per step of the query, in step order; returning it early (`return()`) ends the reads it has
+ * open.
+ */
+export type StepEvaluator = AsyncGenerator<StepValue, void, undefined>;

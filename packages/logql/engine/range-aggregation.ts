@@ -6,8 +6,8 @@ import { parseBytes } from '../syntax/units';
 import { pipelineError, seriesLimitError } from './errors';
 import { canceled, linesInOrder, linesReadError, ReadCounter, runPipelineOver } from './log-query';
 import { labelsKey, labelsString, type Labels } from './labels';
-import type { Ctx, Series } from './metric-value';
-import { RangeStepEvaluator, type EvaluatedSeries, type Sample } from './range-step-evaluator';
+import type { Ctx, StepEvaluator, StepSample, StepValue } from './metric-value';
+import { RangeStepEvaluator, type Sample } from './range-step-evaluator';
 import { ownLabel } from '../../labels/own-label';
 
 // Range aggregations (count_over_time, rate, the unwrapped *_over_time …) as Loki's range vector step evaluator:
@@ -18,7 +18,7 @@ import { ownLabel } from '../../labels/own-label';
 
 export const INJECTABLE = new Set<RangeOp>(['bytes_over_time', 'bytes_rate', 'sum_over_time', 'rate', 'count_over_time']);
 
-export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): Promise<Series[]> {
+export async function* rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): StepEvaluator {
   const { range, op } = e;
   const R = range.rangeNs;
   const off = range.offsetNs;
@@ -36,11 +36,14 @@ export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 
       grouping !== undefined && !grouping.without && grouping.labels.every((l) => !l.endsWith('_extracted') && !l.startsWith('__'));
     if (labelOnly || jsonOnly) {
       const pushed = await pushedCounts(ctx, e, plan, grouping, jsonOnly ? grouping!.labels : undefined);
-      if (pushed) return pushed;
+      if (pushed) {
+        yield* pushed;
+        return;
+      }
     }
   }
   // The range's lines one by one from the store (not held: each becomes a sample or nothing), counted against
-  // maxLinesRead as they arrive.
+  // maxLinesRead as they arrive, read only as far as the step asked for needs.
   const lines = linesInOrder(
     ctx.querier,
     { matchers: range.selector.matchers, startNs: first - off - R + 1n, endNs: last - off + 1n, lineFilters: plan.pushed, direction: 'forward', windowed: false },
@@ -56,10 +59,12 @@ export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 
   const extract = sampleExtractor(e, injected);
   const run = compilePipeline(plan.rest);
   const counter = new ReadCounter(ctx.stats, ctx.limits, ctx.signal);
+  const checked = op === 'absent_over_time' ? absentStep(e) : checkedStep(ctx, true);
   // Streams are numbered in the order they first come; a stream's lines are numbered within it.
   const streams = new Map<Labels, { index: number; lines: number }>();
   for await (const batch of lines) {
     for (const row of batch) {
+      while (evaluator.readyBefore(row.tsNs)) yield checked(evaluator.step());
       counter.line(row.line);
       let stream = streams.get(row.labels);
       if (!stream) streams.set(row.labels, (stream = { index: streams.size, lines: 0 }));
@@ -74,18 +79,27 @@ export async function rangeAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 
     }
     if (ctx.signal?.aborted) throw canceled();
   }
-  const evaluated = evaluator.finish();
-  if (op === 'absent_over_time') return absent(ctx, e, evaluated);
-  const out: Series[] = [];
-  for (const s of evaluated) {
-    if (s.values.some((v) => v !== undefined)) {
+  while (!evaluator.done) yield checked(evaluator.step());
+}
+
+/**
+ * A step of a range aggregation as answered: a series that still carries `__error__` fails the query (Loki's
+ * pipeline error); with `bounded`, more distinct series than four times the series limit (samples of the pipeline,
+ * which nothing else bounds) stop it before the answer's own check.
+ */
+function checkedStep(ctx: Ctx, bounded: boolean): (samples: StepSample[]) => StepValue {
+  // A series' labels are one object over its steps (the step evaluator's), so the object stands for the series.
+  const seen = new Set<Labels>();
+  const bound = bounded ? ctx.limits.maxSeries * 4 : Infinity;
+  return (samples) => {
+    for (const s of samples) {
       const err = s.labels[ERROR_LABEL];
       if (err !== undefined && err !== '') throw pipelineError(labelsString(s.labels), err);
-      out.push(s);
+      if (bounded && seen.size <= bound) seen.add(s.labels);
     }
-    if (out.length > ctx.limits.maxSeries * 4) throw seriesLimitError(ctx.limits.maxSeries);
-  }
-  return out;
+    if (seen.size > bound) throw seriesLimitError(ctx.limits.maxSeries);
+    return { kind: 'vector', samples };
+  };
 }
 
 function sampleExtractor(e: Extract<MetricExpr, { kind: 'range_agg' }>, injected?: Grouping): (entry: Entry) => { labels: Labels; value: number } | null {
@@ -218,10 +232,8 @@ function counterRate(win: Sample[], start: bigint, end: bigint): number | undefi
   return (result * (interval / sampled)) / sec(end - start);
 }
 
-/** absent_over_time: 1 at the steps where no series has a sample in the window. */
-function absent(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, evaluated: EvaluatedSeries[]): Series[] {
-  const values = ctx.steps.map((_, i) => (evaluated.some((s) => s.values[i] !== undefined) ? undefined : 1));
-  if (values.every((v) => v === undefined)) return [];
+/** absent_over_time: 1 at the steps where no series has a sample in the window, with the selector's equality labels. */
+function absentStep(e: Extract<MetricExpr, { kind: 'range_agg' }>): (samples: StepSample[]) => StepValue {
   const labels: Labels = {};
   const seen = new Set<string>();
   for (const m of e.range.selector.matchers) {
@@ -233,7 +245,7 @@ function absent(ctx: Ctx, e: Extract<MetricExpr, { kind: 'range_agg' }>, evaluat
     seen.add(m.name);
     labels[m.name] = m.value;
   }
-  return [{ labels, values }];
+  return (samples) => ({ kind: 'vector', samples: samples.length > 0 ? [] : [{ labels, value: 1 }] });
 }
 
 async function pushedCounts(
@@ -242,7 +254,7 @@ async function pushedCounts(
   plan: ReturnType<typeof planLogSelector>,
   grouping: Grouping | undefined,
   jsonKeys: string[] | undefined,
-): Promise<Series[] | undefined> {
+): Promise<StepEvaluator | undefined> {
   const R = e.range.rangeNs;
   const off = e.range.offsetNs;
   // Buckets of width gcd(range, step) so that every step's window is a whole number of buckets.
@@ -253,6 +265,10 @@ async function pushedCounts(
   const count = Number((last - off - origin) / g);
   if (count > 200_000) return undefined;
   const matchers = e.range.selector.matchers;
+  // What this count reads passes its stages whole: its lines count as post-filter lines, added to those of the
+  // query's other selectors (which may read at the same time, a step each).
+  const readBefore = ctx.stats.linesRead;
+  const postBefore = ctx.stats.postFilterLines;
   const { buckets, others } = await ctx.querier.countBuckets!({ matchers, lineFilters: plan.pushed, originNs: origin, widthNs: g, count, jsonKeys }, ctx.signal);
   const transform = jsonKeys ? undefined : compilePipeline(plan.rest);
   const merged = new Map<string, { labels: Labels; lines: Float64Array; bytes: Float64Array }>();
@@ -296,31 +312,34 @@ async function pushedCounts(
   const seconds = Number(R) / 1e9;
   const bytes = e.op === 'bytes_over_time' || e.op === 'bytes_rate';
   const perSecond = e.op === 'rate' || e.op === 'bytes_rate';
-  const out: Series[] = [];
+  // Prefix sums turn each window into two lookups; the buckets are the range's windows, held for the steps to come.
+  const counted: { labels: Labels; prefix: Float64Array; linePrefix: Float64Array }[] = [];
   for (const b of merged.values()) {
     const src = bytes ? b.bytes : b.lines;
-    // Prefix sums turn each window into two lookups.
     const prefix = new Float64Array(count + 1);
     const linePrefix = new Float64Array(count + 1);
     for (let k = 0; k < count; k++) {
       prefix[k + 1] = prefix[k] + src[k];
       linePrefix[k + 1] = linePrefix[k] + b.lines[k];
     }
-    const values = ctx.steps.map((t) => {
+    counted.push({ labels: b.labels, prefix, linePrefix });
+  }
+  merged.clear();
+  ctx.stats.postFilterLines = postBefore + (ctx.stats.linesRead - readBefore);
+  const checked = checkedStep(ctx, false);
+  return (async function* countedSteps() {
+    for (const t of ctx.steps) {
       const startBucket = Number((t - first) / g);
       const endBucket = startBucket + per;
-      if (linePrefix[endBucket] - linePrefix[startBucket] === 0) return undefined;
-      const v = prefix[endBucket] - prefix[startBucket];
-      return perSecond ? v / seconds : v;
-    });
-    if (values.some((v) => v !== undefined)) {
-      const err = b.labels[ERROR_LABEL];
-      if (err !== undefined && err !== '') throw pipelineError(labelsString(b.labels), err);
-      out.push({ labels: b.labels, values });
+      const samples: StepSample[] = [];
+      for (const c of counted) {
+        if (c.linePrefix[endBucket] - c.linePrefix[startBucket] === 0) continue;
+        const v = c.prefix[endBucket] - c.prefix[startBucket];
+        samples.push({ labels: c.labels, value: perSecond ? v / seconds : v });
+      }
+      yield checked(samples);
     }
-  }
-  ctx.stats.postFilterLines = ctx.stats.linesRead;
-  return out;
+  })();
 }
 
 function gcd(a: bigint, b: bigint): bigint {

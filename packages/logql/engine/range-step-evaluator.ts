@@ -1,8 +1,10 @@
 import type { Labels } from './labels';
+import type { StepSample } from './metric-value';
 
 // A range aggregation's step evaluator, as Loki's range vector iterator: samples come in time order; as soon as they
-// are past a step's window, that step is evaluated for every series and the samples no later window needs are
-// dropped. A series holds one window's samples at a time, not the whole range's.
+// are past a step's window, that step can be evaluated for every series and the samples no later window needs are
+// dropped. A series holds one window's samples at a time, not the whole range's, and no step's values are kept once
+// taken.
 
 /** One sample of a log range: time, value, and the stream it came from (streams numbered as they first came). */
 export interface Sample {
@@ -14,13 +16,8 @@ export interface Sample {
 /** A window's value from its samples (time, then stream order) and its bounds (start, end]; undefined: none. */
 export type WindowAggregate = (win: Sample[], start: bigint, end: bigint) => number | undefined;
 
-export interface EvaluatedSeries {
+interface SeriesState {
   labels: Labels;
-  /** One value (or none) per step. */
-  values: (number | undefined)[];
-}
-
-interface SeriesState extends EvaluatedSeries {
   samples: Sample[];
   /** Samples before this index are out of every window still to come. */
   head: number;
@@ -32,6 +29,8 @@ const byTimeThenStream = (a: Sample, b: Sample) => (a.ts < b.ts ? -1 : a.ts > b.
 
 export class RangeStepEvaluator {
   private readonly series = new Map<string, SeriesState>();
+  /** The series in the order their first samples came in their streams' own order; undefined after a new one. */
+  private ordered: SeriesState[] | undefined = [];
   /** The next step to evaluate. */
   private next = 0;
 
@@ -42,37 +41,40 @@ export class RangeStepEvaluator {
     private readonly aggregate: WindowAggregate,
   ) {}
 
+  /** Whether every step has been evaluated. */
+  get done(): boolean {
+    return this.next >= this.steps.length;
+  }
+
+  /** Whether the next step's window ends before `ts`: no sample still to come at `ts` or later falls in it. */
+  readyBefore(ts: bigint): boolean {
+    return !this.done && this.steps[this.next] - this.offsetNs < ts;
+  }
+
   /**
-   * A sample of the series `key`, not earlier than any sample before it. `firstLine` (the line's number within its
-   * stream) orders series that first came from the same stream.
+   * A sample of the series `key`, not earlier than any sample before it, once every step ready before its time has
+   * been taken (`readyBefore`). `firstLine` (the line's number within its stream) orders series that first came
+   * from the same stream.
    */
   add(key: string, labels: Labels, sample: Sample, firstLine: number): void {
-    this.evaluateBefore(sample.ts);
+    if (this.readyBefore(sample.ts)) throw new Error('a step ready before the sample was not taken');
     let s = this.series.get(key);
     if (!s) {
-      s = { labels, values: new Array<number | undefined>(this.steps.length).fill(undefined), samples: [], head: 0, firstStream: sample.stream, firstLine };
+      s = { labels, samples: [], head: 0, firstStream: sample.stream, firstLine };
       this.series.set(key, s);
+      this.ordered = undefined;
     }
     s.samples.push(sample);
   }
 
-  /** Evaluates the steps left; the series in the order their first samples came in their streams' own order. */
-  finish(): EvaluatedSeries[] {
-    while (this.next < this.steps.length) this.evaluateStep(this.next++);
-    return [...this.series.values()]
-      .sort((a, b) => a.firstStream - b.firstStream || a.firstLine - b.firstLine)
-      .map(({ labels, values }) => ({ labels, values }));
-  }
-
-  /** Evaluates every step whose window ends before `ts`: no sample still to come falls in it. */
-  private evaluateBefore(ts: bigint): void {
-    while (this.next < this.steps.length && this.steps[this.next] - this.offsetNs < ts) this.evaluateStep(this.next++);
-  }
-
-  private evaluateStep(i: number): void {
+  /** Evaluates the next step: the series with a value there, in their first samples' order. */
+  step(): StepSample[] {
+    const i = this.next++;
     const end = this.steps[i] - this.offsetNs;
     const start = end - this.rangeNs;
-    for (const s of this.series.values()) {
+    this.ordered ??= [...this.series.values()].sort((a, b) => a.firstStream - b.firstStream || a.firstLine - b.firstLine);
+    const out: StepSample[] = [];
+    for (const s of this.ordered) {
       const samples = s.samples;
       while (s.head < samples.length && samples[s.head].ts <= start) s.head++;
       let hi = s.head;
@@ -82,12 +84,14 @@ export class RangeStepEvaluator {
         // same numbers in the same order whatever the store's order of equal times.
         const win = samples.slice(s.head, hi);
         if (win.length > 1) win.sort(byTimeThenStream);
-        s.values[i] = this.aggregate(win, start, end);
+        const value = this.aggregate(win, start, end);
+        if (value !== undefined) out.push({ labels: s.labels, value });
       }
       if (s.head > 1024 && s.head * 2 > samples.length) {
         s.samples = samples.slice(s.head);
         s.head = 0;
       }
     }
+    return out;
   }
 }

@@ -3,11 +3,11 @@ import { goExpandMatch } from '../log/go-regexp';
 import type { Grouping, MetricExpr } from '../syntax/ast';
 import { LogQLQueryError } from './errors';
 import { compareLabels, labelsKey, type Labels } from './labels';
-import type { Ctx, Series, Value } from './metric-value';
+import type { StepSample, StepValue } from './metric-value';
 import { populationVariance } from './range-aggregation';
 import { ownLabel } from '../../labels/own-label';
 // Vector aggregations (sum, avg, min, max, count, stddev, stdvar, topk, bottomk, sort, sort_desc) by or without
-// labels, and label_replace, step by step over their input (Prometheus' semantics, which Loki follows).
+// labels, and label_replace, over one step's samples at a time (Prometheus' semantics, which Loki follows).
 
 function groupKey(labels: Labels, g: Grouping | undefined): { key: string; labels: Labels } {
   const out: Labels = {};
@@ -19,110 +19,97 @@ function groupKey(labels: Labels, g: Grouping | undefined): { key: string; label
   return { key: labelsKey(out), labels: out };
 }
 
-export function vectorAggregation(ctx: Ctx, e: Extract<MetricExpr, { kind: 'vector_agg' }>, input: Series[]): Value {
-  const n = ctx.steps.length;
+/** A vector aggregation of one step's samples; `instant`: the query has one step, whose answer may be ordered. */
+export function vectorAggregation(e: Extract<MetricExpr, { kind: 'vector_agg' }>, input: StepSample[], instant: boolean): StepValue {
   if (e.op === 'sort' || e.op === 'sort_desc') {
     // Only an instant answer has an order; a matrix is ordered by labels anyway.
-    if (n === 1) {
-      const sign = e.op === 'sort' ? 1 : -1;
-      const present = input.filter((s) => s.values[0] !== undefined);
-      present.sort((a, b) => {
-        const x = a.values[0]!;
-        const y = b.values[0]!;
-        if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
-        return (x - y) * sign || compareLabels(a.labels, b.labels);
-      });
-      return { kind: 'vector', series: present, ordered: true };
-    }
-    return { kind: 'vector', series: input };
+    if (!instant) return { kind: 'vector', samples: input };
+    const sign = e.op === 'sort' ? 1 : -1;
+    const present = [...input].sort((a, b) => {
+      const x = a.value;
+      const y = b.value;
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      return (x - y) * sign || compareLabels(a.labels, b.labels);
+    });
+    return { kind: 'vector', samples: present, ordered: true };
   }
-  if (e.op === 'topk' || e.op === 'bottomk') {
-    const k = e.param!;
-    const out = input.map((s) => ({ labels: s.labels, values: new Array<number | undefined>(n).fill(undefined) }));
-    for (let i = 0; i < n; i++) {
-      const groups = new Map<string, number[]>();
-      input.forEach((s, idx) => {
-        if (s.values[i] === undefined) return;
-        const { key } = groupKey(s.labels, e.grouping ?? { without: false, labels: [] });
-        const list = groups.get(key) ?? [];
-        list.push(idx);
-        groups.set(key, list);
-      });
-      for (const list of groups.values()) {
-        list.sort((a, b) => {
-          const x = input[a].values[i]!;
-          const y = input[b].values[i]!;
-          if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) {
-            if (Number.isNaN(x)) return 1;
-            if (Number.isNaN(y)) return -1;
-            return e.op === 'topk' ? y - x : x - y;
-          }
-          return compareLabels(input[a].labels, input[b].labels);
-        });
-        for (const idx of list.slice(0, k)) out[idx].values[i] = input[idx].values[i];
-      }
-    }
-    if (n === 1) {
-      // An instant topk answers in rank order.
-      const ranked = out.filter((s) => s.values[0] !== undefined);
-      ranked.sort((a, b) => {
-        const x = a.values[0]!;
-        const y = b.values[0]!;
-        return x !== y ? (e.op === 'topk' ? y - x : x - y) : compareLabels(a.labels, b.labels);
-      });
-      return { kind: 'vector', series: ranked };
-    }
-    return { kind: 'vector', series: out };
-  }
-  const groups = new Map<string, { labels: Labels; acc: number[][] }>();
+  if (e.op === 'topk' || e.op === 'bottomk') return { kind: 'vector', samples: topk(e, input, instant) };
+  const groups = new Map<string, { labels: Labels; values: number[] }>();
   // In label order, so that sums of fractions come out the same whatever order the store answered in.
   for (const s of [...input].sort((a, b) => compareLabels(a.labels, b.labels))) {
     const { key, labels } = groupKey(s.labels, e.grouping);
     let g = groups.get(key);
     if (!g) {
-      g = { labels, acc: Array.from({ length: n }, () => [] as number[]) };
+      g = { labels, values: [] };
       groups.set(key, g);
     }
-    for (let i = 0; i < n; i++) {
-      const v = s.values[i];
-      if (v === undefined) continue;
-      g.acc[i].push(v);
-    }
+    g.values.push(s.value);
   }
-  const series: Series[] = [];
-  for (const g of groups.values()) {
-    series.push({
-      labels: g.labels,
-      values: g.acc.map((vs) => {
-        if (vs.length === 0) return undefined;
-        const sum = vs.reduce((a, v) => a + v, 0);
-        switch (e.op) {
-          case 'sum':
-            return sum;
-          case 'avg':
-            return sum / vs.length;
-          case 'min':
-            return vs.reduce((a, v) => (v < a || Number.isNaN(a) ? v : a));
-          case 'max':
-            return vs.reduce((a, v) => (v > a || Number.isNaN(a) ? v : a));
-          case 'count':
-            return vs.length;
-          case 'stdvar':
-            return populationVariance(vs);
-          case 'stddev':
-            return Math.sqrt(populationVariance(vs));
-          default:
-            return undefined;
-        }
-      }),
-    });
+  const samples: StepSample[] = [];
+  for (const { labels, values: vs } of groups.values()) {
+    const value = aggregate(e.op, vs);
+    if (value !== undefined) samples.push({ labels, value });
   }
-  return { kind: 'vector', series };
+  return { kind: 'vector', samples };
 }
 
-export function labelReplace(input: Series[], e: Extract<MetricExpr, { kind: 'label_replace' }>): Series[] {
-  const re = compileRe2(`^(?:${e.regex})$`);
-  const byKey = new Map<string, Series>();
+function aggregate(op: Extract<MetricExpr, { kind: 'vector_agg' }>['op'], vs: number[]): number | undefined {
+  const sum = vs.reduce((a, v) => a + v, 0);
+  switch (op) {
+    case 'sum':
+      return sum;
+    case 'avg':
+      return sum / vs.length;
+    case 'min':
+      return vs.reduce((a, v) => (v < a || Number.isNaN(a) ? v : a));
+    case 'max':
+      return vs.reduce((a, v) => (v > a || Number.isNaN(a) ? v : a));
+    case 'count':
+      return vs.length;
+    case 'stdvar':
+      return populationVariance(vs);
+    case 'stddev':
+      return Math.sqrt(populationVariance(vs));
+    default:
+      return undefined;
+  }
+}
+
+/** topk / bottomk of one step: the k best of each group, in input order (an instant query's in rank order). */
+function topk(e: Extract<MetricExpr, { kind: 'vector_agg' }>, input: StepSample[], instant: boolean): StepSample[] {
+  const k = e.param!;
+  const groups = new Map<string, number[]>();
+  input.forEach((s, idx) => {
+    const { key } = groupKey(s.labels, e.grouping ?? { without: false, labels: [] });
+    const list = groups.get(key) ?? [];
+    list.push(idx);
+    groups.set(key, list);
+  });
+  const kept = new Array<boolean>(input.length).fill(false);
+  for (const list of groups.values()) {
+    list.sort((a, b) => {
+      const x = input[a].value;
+      const y = input[b].value;
+      if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) {
+        if (Number.isNaN(x)) return 1;
+        if (Number.isNaN(y)) return -1;
+        return e.op === 'topk' ? y - x : x - y;
+      }
+      return compareLabels(input[a].labels, input[b].labels);
+    });
+    for (const idx of list.slice(0, k)) kept[idx] = true;
+  }
+  const out = input.filter((_, idx) => kept[idx]);
+  if (instant) {
+    // An instant topk answers in rank order.
+    out.sort((a, b) => (a.value !== b.value ? (e.op === 'topk' ? b.value - a.value : a.value - b.value) : compareLabels(a.labels, b.labels)));
+  }
+  return out;
+}
+
+/** label_replace over one step's samples: two samples that end up with one label set fail the query. */
+export function labelReplace(input: StepSample[], e: Extract<MetricExpr, { kind: 'label_replace' }>, re: ReturnType<typeof compileRe2>): StepSample[] {
+  const byKey = new Map<string, StepSample>();
   for (const s of input) {
     const src = ownLabel(s.labels, e.src) ?? '';
     const replaced = goExpandMatch(re, src, e.replacement);
@@ -133,13 +120,8 @@ export function labelReplace(input: Series[], e: Extract<MetricExpr, { kind: 'la
       else labels[e.dst] = replaced;
     }
     const key = labelsKey(labels);
-    const prev = byKey.get(key);
-    if (prev) {
-      for (let i = 0; i < s.values.length; i++) {
-        if (s.values[i] !== undefined && prev.values[i] !== undefined) throw new LogQLQueryError('vector cannot contain metrics with the same labelset');
-        if (s.values[i] !== undefined) prev.values[i] = s.values[i];
-      }
-    } else byKey.set(key, { labels, values: [...s.values] });
+    if (byKey.has(key)) throw new LogQLQueryError('vector cannot contain metrics with the same labelset');
+    byKey.set(key, { labels, value: s.value });
   }
   return [...byKey.values()];
 }

@@ -1,7 +1,8 @@
-import { runQuery } from '../../../packages/logql/engine/evaluate';
+import { runQuery, type QueryData } from '../../../packages/logql/engine/evaluate';
 import { LogQLQueryError } from '../../../packages/logql/engine/errors';
 import { LogQLParseError } from '../../../packages/logql/syntax/parse';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
+import { successPieces, type AnswerBody } from './answer-json';
 import { createLogsQuerier } from './logs-querier';
 import { LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob } from './logql-pool';
 import { workerStorageClient } from './query-worker-loop';
@@ -25,31 +26,25 @@ export async function evaluateLogql(job: LogqlJob, signal?: AbortSignal, client?
     if (tooLarge) return lokiPlain(400, tooLarge);
     const execTime = (performance.now() - started) / 1000;
     const returned = data.resultType === 'streams' ? data.result.reduce((n, s) => n + s.values.length, 0) : 0;
-    const body = JSON.stringify({
-      status: 'success',
-      data: {
-        ...data,
-        stats: {
-          summary: {
-            bytesProcessedPerSecond: execTime > 0 ? Math.round(stats.bytesRead / execTime) : 0,
-            linesProcessedPerSecond: execTime > 0 ? Math.round(stats.linesRead / execTime) : 0,
-            totalBytesProcessed: stats.bytesRead,
-            totalLinesProcessed: stats.linesRead,
-            totalPostFilterLines: stats.postFilterLines,
-            execTime,
-            queueTime: 0,
-            subqueries: 0,
-            totalEntriesReturned: returned,
-            splits: 0,
-            shards: 0,
-            totalStructuredMetadataBytesProcessed: 0,
-          },
-          querier: { store: { totalChunksRef: 0, totalChunksDownloaded: 0, chunksDownloadTime: 0, chunk: { decompressedBytes: stats.bytesRead, decompressedLines: stats.linesRead, totalDuplicates: 0 } } },
-          ingester: { totalReached: 0, totalChunksMatched: 0, totalBatches: 0, totalLinesSent: 0 },
-        },
+    const answerStats = {
+      summary: {
+        bytesProcessedPerSecond: execTime > 0 ? Math.round(stats.bytesRead / execTime) : 0,
+        linesProcessedPerSecond: execTime > 0 ? Math.round(stats.linesRead / execTime) : 0,
+        totalBytesProcessed: stats.bytesRead,
+        totalLinesProcessed: stats.linesRead,
+        totalPostFilterLines: stats.postFilterLines,
+        execTime,
+        queueTime: 0,
+        subqueries: 0,
+        totalEntriesReturned: returned,
+        splits: 0,
+        shards: 0,
+        totalStructuredMetadataBytesProcessed: 0,
       },
-    });
-    return { status: 200, body, contentType: 'application/json; charset=utf-8' };
+      querier: { store: { totalChunksRef: 0, totalChunksDownloaded: 0, chunksDownloadTime: 0, chunk: { decompressedBytes: stats.bytesRead, decompressedLines: stats.linesRead, totalDuplicates: 0 } } },
+      ingester: { totalReached: 0, totalChunksMatched: 0, totalBatches: 0, totalLinesSent: 0 },
+    };
+    return { status: 200, body: lokiAnswerBody(data, answerStats), contentType: 'application/json; charset=utf-8' };
   } catch (error) {
     // The deadline also ends the engine's work at its next check: whatever the abort surfaced as, it is a timeout.
     if (timeout.aborted) return lokiPlain(504, LOKI_TIMEOUT_MESSAGE);
@@ -64,6 +59,20 @@ export async function evaluateLogql(job: LogqlJob, signal?: AbortSignal, client?
     if (error instanceof StorageError) return { error: { kind: 'storage', message: error.message, status: error.status, code: error.code } };
     return { error: { kind: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } };
   }
+}
+
+/**
+ * The answer's JSON in pieces, a series or stream at a time (each let go once written); a scalar in one text. The
+ * pieces joined are JSON.stringify({ status: 'success', data: { ...data, stats } }).
+ */
+export function lokiAnswerBody(data: QueryData, stats: Record<string, unknown>): AnswerBody {
+  if (data.resultType === 'scalar') return JSON.stringify({ status: 'success', data: { ...data, stats } });
+  const result: unknown[] = data.result;
+  return successPieces(data.resultType, result.length, (i) => {
+    const text = JSON.stringify(result[i]);
+    result[i] = undefined;
+    return text;
+  }, { stats });
 }
 
 /** Loki's text for an answer past the points cap (QRYN_LOKI_MAX_ANSWER_POINTS), in the form of its series limit. */

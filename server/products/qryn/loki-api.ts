@@ -11,6 +11,7 @@ import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 import { ReadError } from './read-error';
 import { StorageError } from './storage-client';
 import { parseTime } from './time-params';
+import { bodyBytes, writeBody } from './answer-json';
 
 // The Loki query calls of an instance: query (instant) and query_range, evaluated by the LogQL engine
 // (packages/logql) over the instance's ClickHouse database in the LogQL query workers (logql-pool.ts), so that a
@@ -96,20 +97,23 @@ async function evaluate(r: ReadRequest, job: LogqlJob, workers: number): Promise
   }
 }
 
-function send(res: ServerResponse, answer: LogqlAnswer, headers: Record<string, string> = {}): void {
+/** The answer; its pieces, if any, written as the client takes them (answer-json.ts). Returns the body's bytes. */
+async function send(res: ServerResponse, answer: LogqlAnswer, headers: Record<string, string> = {}): Promise<number> {
   if ('error' in answer) {
     // Answered (and logged) by the gateway as every storage or unexpected error of a read call.
     if (answer.error.kind === 'storage') throw new StorageError(answer.error.message, answer.error.status, answer.error.code);
     throw new Error(answer.error.message);
   }
+  const bytes = bodyBytes(answer.body);
   res.writeHead(answer.status, {
     'content-type': answer.contentType,
     'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(answer.body),
+    'content-length': bytes,
     ...(answer.contentType.startsWith('text/plain') ? { 'x-content-type-options': 'nosniff' } : {}),
     ...headers,
   });
-  res.end(answer.body);
+  await writeBody(res, answer.body);
+  return bytes;
 }
 
 /** Loki's times: ns since the epoch (long integers), seconds with fraction, or RFC 3339. */
@@ -180,17 +184,17 @@ export async function lokiApi(r: ReadRequest): Promise<boolean> {
     const job: LogqlJob = { endpoint: await workerEndpoint(r.storage.endpoint), database: r.access.instance.database_name, request, limits, timeoutMs: limits.timeoutMs };
     // A metric range query's kept intervals come from the results cache; what is left is one scheduled evaluation.
     const answer = await logqlThroughCache(r, job, (j) => evaluate(r, j, limits.workers));
-    send(res, answer);
-    if (!('error' in answer)) readScheduler().answered(r.access.instance.id, Buffer.byteLength(answer.body));
+    const bytes = await send(res, answer);
+    readScheduler().answered(r.access.instance.id, bytes);
   } catch (error) {
     if (error instanceof ReadRefused) {
-      send(res, lokiPlain(429, error.message), { 'retry-after': String(error.retryAfterSeconds) });
+      await send(res, lokiPlain(429, error.message), { 'retry-after': String(error.retryAfterSeconds) });
     } else if (error instanceof ReadTimedOut) {
-      send(res, lokiPlain(504, LOKI_TIMEOUT_MESSAGE));
+      await send(res, lokiPlain(504, LOKI_TIMEOUT_MESSAGE));
     } else if (error instanceof ReadError) {
-      send(res, lokiPlain(400, error.message));
+      await send(res, lokiPlain(400, error.message));
     } else if (error instanceof LogQLQueryError) {
-      send(res, lokiPlain(error.status, error.message));
+      await send(res, lokiPlain(error.status, error.message));
     } else throw error;
   }
   return true;

@@ -12,6 +12,7 @@ import { PromQLError } from '../../../packages/promql/engine/errors';
 import { parseExpr } from '../../../packages/promql/parser/parse';
 import { workerEndpoint } from './query-worker-loop';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
+import { bodyBytes, writeBody } from './answer-json';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
 // shapes it: `{status: 'success', data, warnings?}`, errors `{status: 'error', errorType, error}` with 400 bad_data,
@@ -50,9 +51,15 @@ export async function closePromqlWorkers(): Promise<void> {
   await running?.close();
 }
 
-function send(res: ServerResponse, answer: PromqlAnswer, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, answer: { status: number; body: string }, headers: Record<string, string> = {}): void {
   res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body), 'cache-control': 'no-store', ...headers });
   res.end(answer.body);
+}
+
+/** A query's answer, its pieces written as the client takes them (answer-json.ts). */
+async function sendAnswer(res: ServerResponse, answer: PromqlAnswer, bytes: number): Promise<void> {
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes, 'cache-control': 'no-store' });
+  await writeBody(res, answer.body);
 }
 
 const success = (res: ServerResponse, data: unknown) => send(res, { status: 200, body: JSON.stringify({ status: 'success', data }) });
@@ -112,7 +119,7 @@ function rangeParams(params: URLSearchParams, nowMs: number) {
   return { startNs: BigInt(startMs) * 1_000_000n, endNs: BigInt(endMs) * 1_000_000n + 999_999n };
 }
 
-const TIMED_OUT: PromqlAnswer = { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
+const TIMED_OUT = { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
 
 async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchParams): Promise<void> {
   const { pool, settings } = workers();
@@ -143,8 +150,9 @@ async function evaluate(r: ReadRequest, query: PromqlQuery, params: URLSearchPar
         { signal: gone.signal, timeoutMs },
       ),
     );
-    send(r.res, answer);
-    scheduler.answered(instanceId, Buffer.byteLength(answer.body));
+    const bytes = bodyBytes(answer.body);
+    await sendAnswer(r.res, answer, bytes);
+    scheduler.answered(instanceId, bytes);
   } catch (error) {
     if (error instanceof ReadRefused) {
       send(r.res, { status: 429, body: errorBody('too_many_requests', error.message) }, { 'retry-after': String(error.retryAfterSeconds) });

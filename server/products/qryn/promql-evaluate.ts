@@ -4,6 +4,7 @@ import { formatResult } from '../../../packages/promql/engine/format';
 import { parseExpr } from '../../../packages/promql/parser/parse';
 import { formatExpr } from '../../../packages/promql/parser/print';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
+import { successPieces, type AnswerBody } from './answer-json';
 import { createMetricsQuerier } from './metrics-querier';
 import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
 import type { PromqlSettings } from './promql-settings';
@@ -28,9 +29,7 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
       : await engine.rangeQuery(querier, q.query, q.startMs, q.endMs, q.stepMs, abort);
     const tooLarge = overAnswerCaps(result.value);
     if (tooLarge) return { status: 422, body: errorBody('execution', tooLarge) };
-    const body: Record<string, unknown> = { status: 'success', data: formatResult(result.value) };
-    if (result.warnings.length > 0) body.warnings = result.warnings;
-    return { status: 200, body: JSON.stringify(body) };
+    return { status: 200, body: promqlAnswerBody(result.value, result.warnings) };
   } catch (error) {
     // The deadline also aborts the storage reads: whatever the abort surfaced as, it is a timeout.
     if (timeout.aborted && !signal?.aborted) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
@@ -49,6 +48,19 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
     return { status: 500, body: errorBody('internal', error instanceof Error ? error.message : String(error)) };
   }
 }
+
+/**
+ * The answer's JSON in pieces, a series or sample at a time, each formatted only when it is written; a scalar or
+ * string in one text. The pieces joined are JSON.stringify({ status: 'success', data: formatResult(value), warnings }).
+ */
+export function promqlAnswerBody(value: Value, warnings: string[]): AnswerBody {
+  const after = warnings.length > 0 ? { warnings } : {};
+  if (value.type === 'matrix') return successPieces('matrix', value.series.length, (i) => formattedItem({ type: 'matrix', series: [value.series[i]] }), {}, after);
+  if (value.type === 'vector') return successPieces('vector', value.samples.length, (i) => formattedItem({ ...value, samples: [value.samples[i]] }), {}, after);
+  return JSON.stringify({ status: 'success', data: formatResult(value), ...after });
+}
+
+const formattedItem = (one: Value) => JSON.stringify((formatResult(one).result as unknown[])[0]);
 
 /** The answer's series and points against QRYN_PROMQL_MAX_SERIES and QRYN_PROMQL_MAX_ANSWER_POINTS. */
 function overAnswerCaps(value: Value): string | undefined {

@@ -1,6 +1,7 @@
 import type { StorageEndpoint } from './storage-server';
 import type { PromqlSettings } from './promql-settings';
 import { createQueryPool, type QueryPriority } from './query-pool';
+import type { AnswerBody } from './answer-json';
 
 // PromQL evaluation off the gateway's event loop: the shared query pool (query-pool.ts) with workers that run the
 // engine with the metrics querier against the instance's storage (promql-worker.ts).
@@ -17,10 +18,10 @@ export interface PromqlJob {
   timeoutMs: number;
 }
 
-/** The worker's answer: the HTTP status and the JSON body exactly as the Prometheus API sends it. */
+/** The worker's answer: the HTTP status and the JSON body exactly as the Prometheus API sends it (or its pieces). */
 export interface PromqlAnswer {
   status: number;
-  body: string;
+  body: AnswerBody;
 }
 
 /** What a PromQL worker is sent: the job and the read side's settings. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { AnswerBody } from './answer-json';
 
 // Query evaluation off the gateway's event loop, shared by PromQL (promql-pool.ts) and LogQL (logql-pool.ts): a small
 // pool of worker threads, each running one query language's evaluation (its entry module calls serveQueries of
@@ -13,10 +14,10 @@ import { Worker } from 'node:worker_threads';
 // behind them) run in a second set of as many workers whose threads have a lower scheduling priority, so that one
 // instance's flood of expensive evaluations takes CPU from the other instances' reads last.
 
-/** What a worker answers: the HTTP status, the body exactly as the API sends it, and its content type. */
+/** What a worker answers: the HTTP status, the body exactly as the API sends it (or its pieces), and its content type. */
 export interface QueryAnswer {
   status: number;
-  body: string;
+  body: AnswerBody;
   contentType?: string;
 }
 

@@ -1,4 +1,5 @@
 import { gridPhase, mergeSeries, slicePoints, splitInterval, splitRange, type MatrixSeries, type RangePiece } from './range-split';
+import { bodyText, type AnswerBody } from './answer-json';
 
 // The results cache of range queries (PromQL query_range, LogQL metric query_range), after Loki's and Mimir's query
 // frontends: a range is split into intervals on its step's grid (range-split.ts); the parts of completed intervals
@@ -162,7 +163,7 @@ export class ResultsCache {
 /** An HTTP answer of either API: the status and the JSON text (other shapes, such as errors, pass through untouched). */
 export interface RangeAnswer {
   status?: number;
-  body?: string;
+  body?: AnswerBody;
 }
 
 export interface RangeCall {
@@ -211,10 +212,10 @@ interface Parsed {
 
 function matrixOf(of: object): Parsed | undefined {
   const answer = of as RangeAnswer;
-  if (answer.status !== 200 || typeof answer.body !== 'string') return undefined;
+  if (answer.status !== 200 || answer.body === undefined) return undefined;
   let parsed: Parsed;
   try {
-    parsed = JSON.parse(answer.body) as Parsed;
+    parsed = JSON.parse(bodyText(answer.body)) as Parsed;
   } catch {
     return undefined;
   }
