@@ -126,7 +126,7 @@ describe('operator properties', () => {
 
 describe('selector order', () => {
   it('an instant selector lists series in label order (names, then values; prefixes and NUL included)', async () => {
-    const { compareLabels } = await import('../../packages/promql/engine/value');
+    const { compareLabels } = await import('../../packages/labels/compare-labels');
     const value = fc.constantFrom('', 'a', 'ab', 'a\u0000', 'b', 'a b', 'é', 'Z');
     const name = fc.constantFrom('a', 'ab', 'b', 'job', 'a_');
     await fc.assert(fc.asyncProperty(fc.uniqueArray(fc.dictionary(name, value, { maxKeys: 3 }), { maxLength: 12, selector: (l) => JSON.stringify(Object.entries(l).sort()) }), async (sets) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareLabels as compareMetric } from '../../server/products/qryn/metrics-querier';
+import { compareLabels as compareMetric } from '../../packages/labels/compare-labels';
 import { mergeSeries, slicePoints, splitInterval, splitRange, type MatrixSeries } from '../../server/products/qryn/range-split';
 
 const MIN = 60_000;

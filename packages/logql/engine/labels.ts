@@ -21,20 +21,6 @@ export function sortedLabels(labels: Labels): Labels {
   return out;
 }
 
-/** Compares label sets as Prometheus' labels.Compare does (name by name, then value, then length). */
-export function compareLabels(a: Labels, b: Labels): number {
-  const an = Object.keys(a).sort();
-  const bn = Object.keys(b).sort();
-  const n = Math.min(an.length, bn.length);
-  for (let i = 0; i < n; i++) {
-    if (an[i] !== bn[i]) return an[i] < bn[i] ? -1 : 1;
-    const av = a[an[i]];
-    const bv = b[bn[i]];
-    if (av !== bv) return av < bv ? -1 : 1;
-  }
-  return an.length - bn.length;
-}
-
 /** A sample value as Prometheus and Loki print it (Go's FormatFloat 'f', -1: no exponent). */
 export function formatValue(v: number): string {
   if (Number.isNaN(v)) return 'NaN';

@@ -1,8 +1,9 @@
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
-import { goExpandMatch } from '../log/go-regexp';
+import { goExpandMatch } from '../../re2-pattern/go-expand';
 import type { Grouping, MetricExpr } from '../syntax/ast';
 import { LogQLQueryError } from './errors';
-import { compareLabels, labelsKey, type Labels } from './labels';
+import { compareLabels } from '../../labels/compare-labels';
+import { labelsKey, type Labels } from './labels';
 import type { StepSample, StepValue } from './metric-value';
 import { populationVariance } from './range-aggregation';
 import { ownLabel } from '../../labels/own-label';

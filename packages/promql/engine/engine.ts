@@ -9,7 +9,8 @@ import type { Querier, Series } from '../storage/querier';
 import { PromQLError, QUERY_CANCELED, QUERY_TIMEOUT, TOO_MANY_SAMPLES, executionError } from './errors';
 import { Evaluator } from './evaluator';
 import type { StepRange, StepScalar, StepString, StepVector } from './step-values';
-import { compareLabels, type Matrix, type MatrixSeries, type Sample, type Value } from './value';
+import { compareLabels } from '../../labels/compare-labels';
+import type { Matrix, MatrixSeries, Sample, Value } from './value';
 
 export interface EngineOptions {
   /** How far back an instant selector looks for a sample (default 5 minutes). */

@@ -2,6 +2,7 @@
 // straight from its arrays (the evaluator slides the window with two indices); per-sample functions map values.
 
 import { compileRe2 } from '../../re2-pattern/re2-pattern';
+import { goExpandMatch } from '../../re2-pattern/go-expand';
 import type { Labels } from '../storage/querier';
 import { LABEL_NAME_RE } from '../parser/lex';
 import { executionError } from './errors';
@@ -380,66 +381,14 @@ export function labelReplacer(dst: string, replacement: string, src: string, reg
     throw executionError(`invalid regular expression in label_replace(): ${regex}`);
   }
   if (!LABEL_NAME_RE.test(dst)) throw executionError(`invalid destination label name in label_replace(): ${dst}`);
-  const names = re.namedGroups();
-  const groupCount = re.groupCount();
   return (labels) => {
-    const value = ownLabel(labels, src) ?? '';
-    const m = re.matcher(value);
-    if (!m.matches()) return labels;
-    const groups: string[] = [];
-    for (let i = 0; i <= groupCount; i++) groups.push(m.group(i) ?? '');
-    const result = expandTemplate(replacement, groups, names);
+    const result = goExpandMatch(re, ownLabel(labels, src) ?? '', replacement);
+    if (result === undefined) return labels;
     const out: Labels = { ...labels };
     if (result === '') delete out[dst];
     else out[dst] = result;
     return out;
   };
-}
-
-/**
- * Go's regexp Expand: `$1`, `${1}`, `$name`, `${name}`, `$$`. As in Go, `$1x` names a group "1x" (the longest run
- * of letters, digits and underscores), which does not exist and expands to nothing.
- */
-export function expandTemplate(template: string, groups: string[], names: Record<string, number>): string {
-  let out = '';
-  for (let i = 0; i < template.length; i++) {
-    const c = template[i];
-    if (c !== '$') {
-      out += c;
-      continue;
-    }
-    if (template[i + 1] === '$') {
-      out += '$';
-      i++;
-      continue;
-    }
-    let name: string;
-    let end: number;
-    if (template[i + 1] === '{') {
-      const close = template.indexOf('}', i + 2);
-      const inner = close < 0 ? '' : template.slice(i + 2, close);
-      if (close < 0 || !/^[A-Za-z0-9_]+$/.test(inner)) {
-        out += c;
-        continue;
-      }
-      name = inner;
-      end = close;
-    } else {
-      const m = /^[A-Za-z0-9_]+/.exec(template.slice(i + 1));
-      if (!m) {
-        out += c;
-        continue;
-      }
-      name = m[0];
-      end = i + m[0].length;
-    }
-    i = end;
-    if (/^\d+$/.test(name)) {
-      const n = Number(name);
-      if (n < groups.length) out += groups[n];
-    } else if (names[name] !== undefined) out += groups[names[name]] ?? '';
-  }
-  return out;
 }
 
 /** label_join's labels for one series. */

@@ -57,20 +57,6 @@ export function dropName(labels: Labels): Labels {
   return out;
 }
 
-/** Prometheus' labels.Compare: pairwise by name then value in name order, then by length. */
-export function compareLabels(a: Labels, b: Labels): number {
-  const an = Object.keys(a).sort();
-  const bn = Object.keys(b).sort();
-  const n = Math.min(an.length, bn.length);
-  for (let i = 0; i < n; i++) {
-    if (an[i] !== bn[i]) return an[i] < bn[i] ? -1 : 1;
-    const av = a[an[i]];
-    const bv = b[bn[i]];
-    if (av !== bv) return av < bv ? -1 : 1;
-  }
-  return an.length - bn.length;
-}
-
 /** Labels as Prometheus prints them in messages: `{a="1", b="2"}`. */
 export function labelsString(labels: Labels): string {
   const names = Object.keys(labels).sort();

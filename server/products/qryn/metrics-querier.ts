@@ -1,4 +1,5 @@
 import type { LabelMatcher, Labels, Querier, SelectHints, Series } from '../../../packages/promql/storage/querier';
+import { compareLabels } from '../../../packages/labels/compare-labels';
 import { fingerprintsSql } from './label-index';
 import { StorageError, identifier, literal, type StorageClient } from './storage-client';
 import { clickhouseReadParams, currentReadSettings } from './read-settings';
@@ -36,19 +37,6 @@ function seriesInRangeSql(db: string, selectors: readonly LabelMatcher[][], rang
   const endMs = nsToMs(range.endNs);
   const any = selectors.map((matchers) => `fingerprint IN (${metricFingerprintsSql(db, matchers, startMs, endMs)})`).join(' OR ');
   return `SELECT DISTINCT fingerprint FROM ${db}.metric_samples WHERE ${daysClause(startMs, endMs)} AND timestamp_ns BETWEEN ${range.startNs} AND ${range.endNs} AND (${any})`;
-}
-
-/** Orders label sets as Prometheus does: label by label (names sorted), name then value, bytewise. */
-export function compareLabels(a: Labels, b: Labels): number {
-  const ak = Object.keys(a).sort();
-  const bk = Object.keys(b).sort();
-  for (let i = 0; i < Math.min(ak.length, bk.length); i++) {
-    if (ak[i] !== bk[i]) return ak[i] < bk[i] ? -1 : 1;
-    const av = a[ak[i]];
-    const bv = b[bk[i]];
-    if (av !== bv) return av < bv ? -1 : 1;
-  }
-  return ak.length - bk.length;
 }
 
 /** Sorts a series' samples by time and keeps the last of duplicates (groupArray's order is not guaranteed). */

@@ -1,4 +1,4 @@
-import { compareLabels } from './metrics-querier';
+import { compareLabels } from '../../../packages/labels/compare-labels';
 
 // A range query's evaluation times cut into intervals, and matrix answers cut and joined along them (as Loki's and
 // Mimir's query frontends split by interval). A range query is evaluated at start + k·step; each of those times is
