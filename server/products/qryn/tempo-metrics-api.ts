@@ -110,7 +110,7 @@ async function metricsSeries(
   const spansTable = `${identifier(database)}.spans`;
   const range = { startNs: window.startNs, endNs: window.endNs - 1n };
   const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
-  const table = { table: spansTable, bound: dateClause(range) };
+  const table = { table: spansTable, bound: dateClause(range), rows: inRange };
   if (expr.kind === 'metrics') {
     const pushed = countPushdown(expr, table, window);
     if (pushed) {

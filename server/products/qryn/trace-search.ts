@@ -127,8 +127,8 @@ export async function searchTraces(client: StorageClient, database: string, opti
   // A database made before the resource columns gains them first (schema.ts).
   await upgradeInstanceSchema(client, database);
   const spansTable = `${identifier(database)}.spans`;
-  const table: SpanTable = { table: spansTable, bound: dateClause(range) };
   const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
+  const table: SpanTable = { table: spansTable, bound: dateClause(range), rows: inRange };
   const traceDuration = 'max(timestamp_ns + duration_ns) - min(timestamp_ns)';
   const having = [
     traceConditionSql(pipeline, table),
