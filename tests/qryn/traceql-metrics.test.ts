@@ -212,7 +212,10 @@ describe('TraceQL metrics', () => {
 
 /** The attributes Tempo's compare() counts a span under, as `label=value` (the test's model of a pushed span). */
 function compareAttrs(s: ModelSpan): string[] {
+  const root = traces.find((t) => t.traceId === s.traceId)!.spans.find((r) => !r.parentId);
   return [
+    ...(root ? [`rootName=${root.name}`, `rootServiceName=${root.service}`] : []),
+    `statusMessage=${s.message}`,
     ...Object.entries(s.attrs).map(([k, v]) => `span.${k}=${String(v)}`),
     `resource.service.name=${s.service}`,
     `resource.deployment.environment=${s.env}`,
