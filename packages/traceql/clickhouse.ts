@@ -260,6 +260,18 @@ export function spansetRowSql(e: SpansetExpr, table: SpanTable): string | null {
   }
 }
 
+/**
+ * A condition on span rows that keeps the rows of the traces that may answer, when the pipeline's first stage is a
+ * spanset expression with an exact row condition (every answering trace holds a span it selects): the search then
+ * groups only those traces' rows. Null otherwise, and for `{}`.
+ */
+export function traceRowsSql(pipeline: Pipeline, table: SpanTable): string | null {
+  const first = pipeline.stages[0];
+  if (!first || first.kind !== 'spanset' || table.rows === undefined) return null;
+  const c = spansetRowSql(first.expr, table);
+  return c === null || c === '1' ? null : `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.rows} AND ${c})`;
+}
+
 /** The condition on a trace's group of span rows (a HAVING clause); null when every trace may answer. */
 export function traceConditionSql(pipeline: Pipeline, table: SpanTable): string | null {
   const and = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : `(${a} AND ${b})`);

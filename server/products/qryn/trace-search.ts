@@ -3,7 +3,7 @@ import { upgradeInstanceSchema } from './schema';
 import { dateClause } from './label-index';
 import { eventsOfPayload, linksOfPayload, SPAN_COLUMNS, type SpanRow, type TimeRange } from './trace-reader';
 import { refText, type AttributeRef, type FieldExpr, type Kind, type Pipeline } from '../../../packages/traceql/ast';
-import { conditionIsExact, traceConditionSql, type SpanTable } from '../../../packages/traceql/clickhouse';
+import { conditionIsExact, traceConditionSql, traceRowsSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { attributeValue, buildTrace, evalField, type EvalSpan, type EvalTrace, type SpanLinkRow, type Value } from '../../../packages/traceql/field-eval';
 import { evaluatePipeline, referencedAttributes } from '../../../packages/traceql/evaluate';
 
@@ -136,9 +136,11 @@ export async function searchTraces(client: StorageClient, database: string, opti
     options.maxDurationNs !== undefined ? `${traceDuration} <= ${options.maxDurationNs}` : null,
   ].filter((c): c is string => c !== null);
   const exact = conditionIsExact(pipeline, table);
+  // Only the rows of traces holding a span of the first stage are grouped (the others cannot answer).
+  const rows = traceRowsSql(pipeline, table);
   signal.throwIfAborted();
   const candidates = await client.query<{ trace_id: string }>(
-    `SELECT trace_id FROM ${spansTable} WHERE ${inRange} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
+    `SELECT trace_id FROM ${spansTable} WHERE ${inRange}${rows ? ` AND ${rows}` : ''} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
      ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${exact ? options.limit : MAX_INSPECTED}`,
     { signal },
   );
