@@ -130,14 +130,15 @@ export async function searchTraces(client: StorageClient, database: string, opti
   const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
   const table: SpanTable = { table: spansTable, bound: dateClause(range), rows: inRange };
   const traceDuration = 'max(timestamp_ns + duration_ns) - min(timestamp_ns)';
+  const exact = conditionIsExact(pipeline, table);
+  // Only the rows of traces holding a span of the first stage are grouped (the others cannot answer); when that stage
+  // is the whole query and exact, this is already the trace condition.
+  const rows = traceRowsSql(pipeline, table);
   const having = [
-    traceConditionSql(pipeline, table),
+    rows !== null && exact ? null : traceConditionSql(pipeline, table),
     options.minDurationNs !== undefined ? `${traceDuration} >= ${options.minDurationNs}` : null,
     options.maxDurationNs !== undefined ? `${traceDuration} <= ${options.maxDurationNs}` : null,
   ].filter((c): c is string => c !== null);
-  const exact = conditionIsExact(pipeline, table);
-  // Only the rows of traces holding a span of the first stage are grouped (the others cannot answer).
-  const rows = traceRowsSql(pipeline, table);
   const candidateSql = `SELECT trace_id FROM ${spansTable} WHERE ${inRange}${rows ? ` AND ${rows}` : ''} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
      ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${exact ? options.limit : MAX_INSPECTED}`;
   const refs = referencedAttributes(pipeline);
