@@ -2,10 +2,13 @@
 // qryn instance through the API and pushes one trace over OTLP JSON (a checkout request calling a payments service
 // that fails) and a log line naming the trace. A shared link opens the explorer on a TraceQL search; the trace found
 // opens as a waterfall (spans nested by parent on one time axis, a span's attributes and events opened by keyboard), Back
-// returns to the results; the trace id in the log line is a link to the same waterfall.
+// returns to the results; the trace id in the log line is a link to the same waterfall. A TraceQL metrics query is
+// drawn as a chart with its series (structural and by() forms), with Tempo's error text and an empty state, and the
+// editor completes pipeline stages and structural operators.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { enterAcme } from './acme-session';
+import { setTheme } from './axe-themes';
 import { asRole, expect, test } from './fixtures';
 import { freshQrynProject } from './qryn-explorer-setup';
 
@@ -111,5 +114,65 @@ test.describe('qryn explorer traces as the owner', () => {
     await page.getByRole('region', { name: 'Logs' }).getByRole('link', { name: `Open trace ${traceId}` }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('traceId')).toBe(traceId);
     await expect(page.getByRole('region', { name: `Trace ${traceId}` })).toContainText('3 spans in 2 services');
+  });
+
+  test('a TraceQL metrics query draws its series; errors, the empty state and completion', async ({ page }) => {
+    test.setTimeout(120_000);
+    const session = await enterAcme(page);
+    const { project, url, basic: auth } = await freshQrynProject(session, 'Explorer trace metrics');
+    const run = Date.now().toString(36);
+    const shop = `shop-${run}`;
+    const start = BigInt(Date.now() - 120_000) * 1_000_000n;
+    const ms = 1_000_000n;
+    const id = (i: number, width: number) => `${run}${i}`.replace(/[^0-9a-f]/g, 'f').padStart(width, '0').slice(-width);
+    // Three traces of the shop, a millisecond apart: a server span with a client child, failing in the first two.
+    const spans = [0, 1, 2].flatMap((i) => [
+      { traceId: id(i, 32), spanId: id(10 + i, 16), name: 'GET /basket', kind: 2, startTimeUnixNano: String(start + BigInt(i) * ms), endTimeUnixNano: String(start + BigInt(i) * ms + 50n * ms) },
+      { traceId: id(i, 32), spanId: id(20 + i, 16), parentSpanId: id(10 + i, 16), name: 'SELECT basket', kind: 3, startTimeUnixNano: String(start + BigInt(i) * ms + 5n * ms), endTimeUnixNano: String(start + BigInt(i) * ms + 25n * ms), status: { code: i < 2 ? 2 : 0 } },
+    ]);
+    await post(page, `${url}/v1/traces`, auth, { resourceSpans: [{ resource: { attributes: [attr('service.name', shop)] }, scopeSpans: [{ spans }] }] }, 200);
+
+    const traces = page.getByRole('region', { name: 'Traces' });
+    const open = (query: string) => page.goto(`/${project.slug}/stack/qryn/view?language=traces&query=${encodeURIComponent(query)}`);
+    // by(): one series per value, drawn and listed with its points.
+    await open(`{ resource.service.name = "${shop}" } | count_over_time() by (kind)`);
+    await expect(traces.getByRole('figure', { name: 'Chart of 2 series' })).toBeVisible();
+    const series = traces.getByRole('table', { name: 'Metric series' });
+    await expect(series.locator('tbody tr')).toHaveCount(2);
+    await expect(series).toContainText('{kind="server"}');
+    await expect(series).toContainText('{kind="client"}');
+    // A structural count: the failing children of server spans, one series named by its function.
+    await open(`{ kind = server && resource.service.name = "${shop}" } > { status = error } | count_over_time()`);
+    await expect(traces.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible();
+    await expect(series.locator('tbody tr')).toHaveCount(1);
+    await expect(series.locator('tbody tr td').first()).toHaveText('count_over_time');
+    // Two failing children in the range: the sum of the series' points.
+    await expect(series.locator('tbody tr td').nth(2)).toHaveText('2');
+    for (const theme of ['dark', 'light'] as const) {
+      await setTheme(page, theme);
+      expect(await axeProblems(page, 'section[aria-label="Traces"]'), theme).toEqual([]);
+    }
+    // Nothing matched: the empty state, no chart.
+    await open(`{ resource.service.name = "nobody-${run}" } | rate()`);
+    await expect(traces.getByRole('status')).toHaveText('No spans matched in this time range.');
+    await expect(traces.getByRole('figure')).toHaveCount(0);
+    // Tempo's parse error, at the query.
+    await open('{ } | rate(');
+    await expect(traces.getByRole('alert')).toContainText('parse error');
+
+    // Completion: after a filter the structural operators, after a pipe the metrics functions.
+    const editor = page.getByRole('textbox', { name: 'Query (TraceQL)' });
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(`{ resource.service.name = "${shop}" } >`);
+    await expect(page.getByRole('listbox').getByRole('option', { name: '>>' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(' { status = error } | count_o');
+    const option = page.getByRole('listbox').getByRole('option', { name: 'count_over_time()' });
+    await expect(option).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(editor).toContainText('| count_over_time()');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(traces.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible();
   });
 });

@@ -17,6 +17,11 @@ export interface SpanTable {
   table: string;
   /** A condition that bounds the rows trace-level intrinsics look at (the search's days), e.g. `date BETWEEN …`. */
   bound: string;
+  /**
+   * The condition on the rows the evaluator reads (the search's or the metrics' range). Relations between spans
+   * (`&&` of spansets, structural operators) are pushed down only when it is given: they must see the same spans.
+   */
+  rows?: string;
 }
 
 const NUMERIC = `'^-?[0-9]+(\\\\.[0-9]+)?([eE][-+]?[0-9]+)?$'`;
@@ -217,6 +222,56 @@ export function filterSql(expr: FieldExpr | null, table: SpanTable): string | nu
   }
 }
 
+/**
+ * The condition on a span row that holds exactly for the spans a spanset expression answers (one stage, so one
+ * spanset), or null: exactly translated filters; `||` (a span of either side); `&&` (a span of either side in a trace
+ * that holds both); `L > R` (a span of R whose parent is in L), `L < R` (a span of R that is the parent of one in L)
+ * and their negations, each an IN over (trace_id, parent_id or span_id) of the rows the evaluator reads. Rows that
+ * share a span id in one trace (a span pushed twice) are each a parent here where the evaluator takes the last: the
+ * same answer while the copies agree. Descendants, ancestors and siblings are left to the evaluator.
+ */
+export function spansetRowSql(e: SpansetExpr, table: SpanTable): string | null {
+  if (e.kind === 'filter') {
+    if (e.expr === null) return '1';
+    const sql = filterSql(e.expr, table);
+    return sql !== null && isExactField(e.expr) ? sql : null;
+  }
+  if (e.kind !== 'op') return null;
+  const l = spansetRowSql(e.left, table);
+  const r = l === null ? null : spansetRowSql(e.right, table);
+  if (l === null || r === null) return null;
+  if (e.op === '||') return `(${l} OR ${r})`;
+  const rows = table.rows;
+  if (rows === undefined) return null;
+  const from = (columns: string, where: string) => `SELECT ${columns} FROM ${table.table} WHERE ${rows} AND ${where}`;
+  switch (e.op) {
+    case '&&':
+      return `((${l} OR ${r}) AND trace_id IN (${from('trace_id', l)}) AND trace_id IN (${from('trace_id', r)}))`;
+    case '>':
+      return `(${r} AND parent_id != '' AND (trace_id, parent_id) IN (${from('trace_id, span_id', l)}))`;
+    case '!>':
+      return `(${r} AND (parent_id = '' OR (trace_id, parent_id) NOT IN (${from('trace_id, span_id', l)})))`;
+    case '<':
+      return `(${r} AND (trace_id, span_id) IN (${from('trace_id, parent_id', `parent_id != '' AND ${l}`)}))`;
+    case '!<':
+      return `(${r} AND (trace_id, span_id) NOT IN (${from('trace_id, parent_id', `parent_id != '' AND ${l}`)}))`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A condition on span rows that keeps the rows of the traces that may answer, when the pipeline's first stage is a
+ * spanset expression with an exact row condition (every answering trace holds a span it selects): the search then
+ * groups only those traces' rows. Null otherwise, and for `{}`.
+ */
+export function traceRowsSql(pipeline: Pipeline, table: SpanTable): string | null {
+  const first = pipeline.stages[0];
+  if (!first || first.kind !== 'spanset' || table.rows === undefined) return null;
+  const c = spansetRowSql(first.expr, table);
+  return c === null || c === '1' ? null : `trace_id IN (SELECT trace_id FROM ${table.table} WHERE ${table.rows} AND ${c})`;
+}
+
 /** The condition on a trace's group of span rows (a HAVING clause); null when every trace may answer. */
 export function traceConditionSql(pipeline: Pipeline, table: SpanTable): string | null {
   const and = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : `(${a} AND ${b})`);
@@ -226,6 +281,8 @@ export function traceConditionSql(pipeline: Pipeline, table: SpanTable): string 
       return f === null ? null : `countIf(${f}) > 0`;
     }
     if (e.kind === 'pipeline') return stages(e.pipeline);
+    const exact = e.op === '&&' || e.op === '||' ? null : spansetRowSql(e, table);
+    if (exact !== null) return `countIf(${exact}) > 0`;
     const l = spanset(e.left);
     const r = spanset(e.right);
     if (e.op === '||') return l === null || r === null ? null : `(${l} OR ${r})`;
@@ -238,13 +295,15 @@ export function traceConditionSql(pipeline: Pipeline, table: SpanTable): string 
   return stages(pipeline);
 }
 
-/** Whether the trace condition alone decides the answer (plain filters combined with && and ||, all translated). */
+/**
+ * Whether the trace condition alone decides the answer: plain filters combined with && and ||, and the structural
+ * relations spansetRowSql answers exactly, all translated.
+ */
 export function conditionIsExact(pipeline: Pipeline, table: SpanTable): boolean {
   if (pipeline.stages.length !== 1 || pipeline.stages[0].kind !== 'spanset') return false;
   const exact = (e: SpansetExpr): boolean => {
-    if (e.kind === 'filter') return e.expr === null || (isExactField(e.expr) && filterSql(e.expr, table) !== null);
-    if (e.kind === 'op') return (e.op === '&&' || e.op === '||') && exact(e.left) && exact(e.right);
-    return false;
+    if (e.kind === 'op' && (e.op === '&&' || e.op === '||')) return exact(e.left) && exact(e.right);
+    return spansetRowSql(e, table) !== null;
   };
   return exact(pipeline.stages[0].expr);
 }

@@ -14,10 +14,9 @@ import { MetricsUnsupported, stepCount, type Label, type MetricsWindow, type Ser
 // comparison view reads as "values left out".
 //
 // Which attributes a span carries: its span attributes (`span.x`), its resource attributes (`resource.x`, with the
-// service name from its column when the resource has none, as Zipkin spans do), and the intrinsics `name`, `status`
-// and `kind`. As in Tempo, durations are left out (their cardinality is useless), as are the start time and trace id.
-// Tempo also counts trace-level and other stored intrinsics (root name and service, status message, ids); these are
-// not counted here, since most are as many values as spans and the status message needs the stored span read.
+// service name from its column when the resource has none, as Zipkin spans do), and the intrinsics `name`, `status`,
+// `statusMessage` and `kind`, with the trace's `rootName` and `rootServiceName` (when its root span is in the range).
+// As in Tempo, durations are left out (their cardinality is useless), as are the start time and trace id.
 
 const META_TYPE = '__meta_type';
 const META_ERROR = '__meta_error';
@@ -42,7 +41,8 @@ export function compareAttributes(span: EvalSpan, trace: EvalTrace): [string, Va
   for (const name of span.attributes.keys()) out.push([`span.${name}`, attributeValue({ scope: 'span', name }, span, trace, {})]);
   for (const name of span.resource.keys()) out.push([`resource.${name}`, attributeValue({ scope: 'resource', name }, span, trace, {})]);
   if (!span.resource.has('service.name') && span.service) out.push(['resource.service.name', { t: 'string', v: span.service }]);
-  out.push(['name', { t: 'string', v: span.name }], ['status', { t: 'status', v: span.status }], ['kind', { t: 'kind', v: span.kind }]);
+  out.push(['name', { t: 'string', v: span.name }], ['status', { t: 'status', v: span.status }], ['statusMessage', { t: 'string', v: span.statusMessage }], ['kind', { t: 'kind', v: span.kind }]);
+  if (trace.root) out.push(['rootName', { t: 'string', v: trace.root.name }], ['rootServiceName', { t: 'string', v: trace.root.service }]);
   return out;
 }
 

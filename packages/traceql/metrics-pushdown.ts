@@ -1,10 +1,11 @@
 import { refText, type MetricsExpr } from './ast';
-import { filterSql, isExactField, type SpanTable } from './clickhouse';
+import { spansetRowSql, type SpanTable } from './clickhouse';
 import type { Value } from './field-eval';
 import { applySecond, stepCount, type MetricsWindow, type Series } from './metrics';
 
-// The part of TraceQL metrics ClickHouse answers whole: rate() and count_over_time() of one spanset filter whose
-// translation is exact, optionally by the span's name, status, kind or resource.service.name. Every span is counted
+// The part of TraceQL metrics ClickHouse answers whole: rate() and count_over_time() of one spanset expression whose
+// spans one condition on a span row selects exactly (clickhouse.ts's spansetRowSql: filters, `&&`, `||` and the
+// parent/child relations), optionally by the span's name, status, kind or resource.service.name. Every span is counted
 // once in its step interval, so one GROUP BY over (interval, group) is the answer; the evaluator gives the same
 // numbers from the spans (tests/qryn/traceql-metrics.test.ts runs both).
 
@@ -24,14 +25,9 @@ export function countPushdown(expr: Extract<MetricsExpr, { kind: 'metrics' }>, t
   const fn = expr.fn.fn;
   if (expr.pipeline.stages.length !== 1) return null;
   const stage = expr.pipeline.stages[0];
-  if (stage.kind !== 'spanset' || stage.expr.kind !== 'filter') return null;
-  const filter = stage.expr.expr;
-  let where = '1';
-  if (filter) {
-    const sql = filterSql(filter, table);
-    if (sql === null || !isExactField(filter)) return null;
-    where = sql;
-  }
+  if (stage.kind !== 'spanset') return null;
+  const where = spansetRowSql(stage.expr, table);
+  if (where === null) return null;
   if (expr.by.length > 1) return null;
   const by = expr.by[0];
   let group = "''";

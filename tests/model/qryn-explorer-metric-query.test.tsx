@@ -16,18 +16,7 @@ import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, typ
 
 // jsdom has no canvas: uPlot is replaced by a double that lists the series' labels as its legend does (the real chart
 // is drawn in the browser: e2e/qryn-explorer.spec.ts).
-vi.mock('uplot', () => ({
-  default: class {
-    constructor(options: { series: { label?: string }[] }, _data: unknown, element: HTMLElement) {
-      const legend = document.createElement('ul');
-      legend.className = 'u-legend';
-      for (const series of options.series.slice(1)) legend.append(Object.assign(document.createElement('li'), { textContent: series.label ?? '' }));
-      element.append(legend);
-    }
-    setSize() {}
-    destroy() {}
-  },
-}));
+vi.mock('uplot', () => import('../support/uplot-double'));
 installDomStubs();
 
 const refusals: string[] = [];

@@ -125,6 +125,41 @@ describe('TraceQL metrics', () => {
     close(points(await range('{ status = error } > { kind = client } | count_over_time()')), expected((s) => s.kind === 'client' && parentOf(s)?.status === 'error', () => '__name__=count_over_time', count, true));
   });
 
+  it('counts structural relations in ClickHouse with the answers the evaluator gives over the same spans', async () => {
+    const parentOf = (s: ModelSpan) => spans.find((p) => p.spanId === s.parentId);
+    const childrenOf = (s: ModelSpan) => spans.filter((c) => c.parentId === s.spanId);
+    const name = () => '__name__=count_over_time';
+    // Each query next to the same query with `1 = 1` in a filter (not translated, so the spans are read and evaluated
+    // in memory) and, for most, the model's count.
+    const cases: { q: string; inMemory: string; model?: (s: ModelSpan) => boolean; by?: (s: ModelSpan) => string }[] = [
+      { q: '{ kind = server } > { status = error }', inMemory: '{ kind = server } > { status = error && 1 = 1 }', model: (s) => s.status === 'error' && parentOf(s)?.kind === 'server' },
+      { q: '{ status = error } < { kind = server }', inMemory: '{ status = error && 1 = 1 } < { kind = server }', model: (s) => s.kind === 'server' && childrenOf(s).some((c) => c.status === 'error') },
+      { q: '{ kind = server } !> { kind = client }', inMemory: '{ kind = server && 1 = 1 } !> { kind = client }', model: (s) => s.kind === 'client' && parentOf(s)?.kind !== 'server' },
+      { q: '{ kind = client } !< { }', inMemory: '{ kind = client && 1 = 1 } !< { }', model: (s) => !childrenOf(s).some((c) => c.kind === 'client') },
+      { q: '{ kind = server } > { kind = client } > { }', inMemory: '{ kind = server } > { kind = client && 1 = 1 } > { }', model: (s) => parentOf(s)?.kind === 'client' && parentOf(parentOf(s)!)?.kind === 'server' },
+      { q: '{ status = error } && { kind = server }', inMemory: '{ status = error } && { kind = server && 1 = 1 }' },
+      { q: '{ status = error } || { kind = server } > { kind = client }', inMemory: '{ status = error } || { kind = server } > { kind = client && 1 = 1 }' },
+      { q: '{ kind = server } > { } | rate() by (resource.service.name)', inMemory: '{ kind = server } > { 1 = 1 } | rate() by (resource.service.name)', model: (s) => parentOf(s)?.kind === 'server', by: (s) => `resource.service.name=${s.service}` },
+    ];
+    for (const c of cases) {
+      const metric = (q: string) => (/\| rate\(/.test(q) ? q : `${q} | count_over_time()`);
+      const query = metric(c.q);
+      const inMemory = metric(c.inMemory);
+      const pushed = await range(query);
+      const evaluated = await range(inMemory);
+      // ClickHouse counts the pushed query (no trace is read); the other is evaluated over the spans of its traces.
+      expect((pushed as unknown as { metrics: { inspectedTraces: number } }).metrics.inspectedTraces, query).toBe(0);
+      expect((evaluated as unknown as { metrics: { inspectedTraces: number } }).metrics.inspectedTraces, inMemory).toBeGreaterThan(0);
+      expect(points(pushed), query).toEqual(points(evaluated));
+      if (c.model) {
+        // The step is one second: a rate is the count.
+        const want = expected(c.model, c.by ?? name, count, true);
+        expect(Object.keys(want).length, query).toBeGreaterThan(0);
+        close(points(pushed), want);
+      }
+    }
+  });
+
   it('min, max, avg and sum of durations in seconds, quantiles and histograms as Tempo buckets them', async () => {
     const byService = (s: ModelSpan) => `resource.service.name=${s.service}`;
     close(points(await range('{ } | max_over_time(duration) by (resource.service.name)')), expected(() => true, byService, (l) => Math.max(...l.map(secondsOf)), false));
@@ -177,7 +212,10 @@ describe('TraceQL metrics', () => {
 
 /** The attributes Tempo's compare() counts a span under, as `label=value` (the test's model of a pushed span). */
 function compareAttrs(s: ModelSpan): string[] {
+  const root = traces.find((t) => t.traceId === s.traceId)!.spans.find((r) => !r.parentId);
   return [
+    ...(root ? [`rootName=${root.name}`, `rootServiceName=${root.service}`] : []),
+    `statusMessage=${s.message}`,
     ...Object.entries(s.attrs).map(([k, v]) => `span.${k}=${String(v)}`),
     `resource.service.name=${s.service}`,
     `resource.deployment.environment=${s.env}`,

@@ -110,7 +110,7 @@ async function metricsSeries(
   const spansTable = `${identifier(database)}.spans`;
   const range = { startNs: window.startNs, endNs: window.endNs - 1n };
   const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
-  const table = { table: spansTable, bound: dateClause(range) };
+  const table = { table: spansTable, bound: dateClause(range), rows: inRange };
   if (expr.kind === 'metrics') {
     const pushed = countPushdown(expr, table, window);
     if (pushed) {
@@ -129,7 +129,9 @@ async function metricsSeries(
     { signal },
   );
   if (candidates.length > MAX_TRACES) throw new HttpError(400, `the query reads more than ${MAX_TRACES} traces; narrow the time range or the filter`);
-  const reader = spanReader(client, spansTable, inRange, needsPayload(pipelines), stats, signal);
+  // compare() counts every span's status message, which only the stored span holds.
+  const payload = needsPayload(pipelines) || pipelines.some((p) => p.fn.fn === 'compare');
+  const reader = spanReader(client, spansTable, inRange, payload, stats, signal);
   const traces: EvalTrace[] = [];
   for (let at = 0; at < candidates.length; at += CHUNK) {
     signal.throwIfAborted();

@@ -3,7 +3,7 @@ import { upgradeInstanceSchema } from './schema';
 import { dateClause } from './label-index';
 import { eventsOfPayload, linksOfPayload, SPAN_COLUMNS, type SpanRow, type TimeRange } from './trace-reader';
 import { refText, type AttributeRef, type FieldExpr, type Kind, type Pipeline } from '../../../packages/traceql/ast';
-import { conditionIsExact, traceConditionSql, type SpanTable } from '../../../packages/traceql/clickhouse';
+import { conditionIsExact, traceConditionSql, traceRowsSql, type SpanTable } from '../../../packages/traceql/clickhouse';
 import { attributeValue, buildTrace, evalField, type EvalSpan, type EvalTrace, type SpanLinkRow, type Value } from '../../../packages/traceql/field-eval';
 import { evaluatePipeline, referencedAttributes } from '../../../packages/traceql/evaluate';
 
@@ -127,28 +127,37 @@ export async function searchTraces(client: StorageClient, database: string, opti
   // A database made before the resource columns gains them first (schema.ts).
   await upgradeInstanceSchema(client, database);
   const spansTable = `${identifier(database)}.spans`;
-  const table: SpanTable = { table: spansTable, bound: dateClause(range) };
   const inRange = `${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs}`;
+  const table: SpanTable = { table: spansTable, bound: dateClause(range), rows: inRange };
   const traceDuration = 'max(timestamp_ns + duration_ns) - min(timestamp_ns)';
+  const exact = conditionIsExact(pipeline, table);
+  // Only the rows of traces holding a span of the first stage are grouped (the others cannot answer); when that stage
+  // is the whole query and exact, this is already the trace condition.
+  const rows = traceRowsSql(pipeline, table);
   const having = [
-    traceConditionSql(pipeline, table),
+    rows !== null && exact ? null : traceConditionSql(pipeline, table),
     options.minDurationNs !== undefined ? `${traceDuration} >= ${options.minDurationNs}` : null,
     options.maxDurationNs !== undefined ? `${traceDuration} <= ${options.maxDurationNs}` : null,
   ].filter((c): c is string => c !== null);
-  const exact = conditionIsExact(pipeline, table);
-  signal.throwIfAborted();
-  const candidates = await client.query<{ trace_id: string }>(
-    `SELECT trace_id FROM ${spansTable} WHERE ${inRange} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
-     ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${exact ? options.limit : MAX_INSPECTED}`,
-    { signal },
-  );
+  const candidateSql = `SELECT trace_id FROM ${spansTable} WHERE ${inRange}${rows ? ` AND ${rows}` : ''} GROUP BY trace_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}
+     ORDER BY min(timestamp_ns) DESC, trace_id LIMIT ${exact ? options.limit : MAX_INSPECTED}`;
   const refs = referencedAttributes(pipeline);
   const result: SearchResult = { hits: [], inspectedTraces: 0, inspectedSpans: 0, inspectedBytes: 0 };
   const reader = spanReader(client, spansTable, inRange, needsPayload(pipeline), result, signal);
+  signal.throwIfAborted();
+  // When the condition is the answer, the spans of its traces are read in the same query that chooses them; their
+  // order (newest first, then by id) is the candidates' own: a trace's start is its first span in the range.
+  const chosen = exact ? await reader(candidateSql) : null;
+  const candidates = chosen
+    ? [...chosen.entries()]
+        .map(([id, spans]) => ({ id, start: spans.reduce((m, sp) => (sp.startNs < m ? sp.startNs : m), spans[0].startNs) }))
+        .sort((a, b) => (a.start > b.start ? -1 : a.start < b.start ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((c) => c.id)
+    : (await client.query<{ trace_id: string }>(candidateSql, { signal })).map((c) => c.trace_id);
   for (let at = 0; at < candidates.length && result.hits.length < options.limit; at += CHUNK) {
     signal.throwIfAborted();
-    const ids = candidates.slice(at, at + CHUNK).map((c) => c.trace_id);
-    const byTrace = await reader(ids);
+    const ids = candidates.slice(at, at + CHUNK);
+    const byTrace = chosen ?? (await reader(ids));
     for (const id of ids) {
       if (result.hits.length >= options.limit) break;
       signal.throwIfAborted();
@@ -162,7 +171,10 @@ export async function searchTraces(client: StorageClient, database: string, opti
   return result;
 }
 
-/** Reads the spans of traces (by id) in the range, counting what it read into `stats`; `signal` kills a read under way. */
+/**
+ * Reads the spans of traces in the range — by id, or those a subquery selecting trace_id chooses — counting what it
+ * read into `stats`; `signal` kills a read under way.
+ */
 export function spanReader(
   client: StorageClient,
   spansTable: string,
@@ -171,9 +183,9 @@ export function spanReader(
   stats: { inspectedSpans: number; inspectedBytes: number },
   signal: AbortSignal,
 ) {
-  return async (ids: string[]): Promise<Map<string, EvalSpan[]>> => {
+  return async (ids: string[] | string): Promise<Map<string, EvalSpan[]>> => {
     const rows = await client.query<Row>(
-      `SELECT ${SPAN_COLUMNS}${payload ? ', source, payload' : ''} FROM ${spansTable} WHERE ${inRange} AND trace_id IN (${ids.map(literal).join(', ')})
+      `SELECT ${SPAN_COLUMNS}${payload ? ', source, payload' : ''} FROM ${spansTable} WHERE ${inRange} AND trace_id IN (${typeof ids === 'string' ? ids : ids.map(literal).join(', ')})
        ORDER BY trace_id, timestamp_ns, span_id`,
       { signal },
     );
