@@ -1,6 +1,7 @@
 import type { ReadRequest } from './gateway-http';
 import { readScheduler, type ReadLanguage } from './read-scheduler';
-import { clickhouseReadParams, instanceReadSettings, READ_PRIORITY } from './read-settings';
+import { clickhouseReadParams, instanceReadSettings, READ_PRIORITY, type InstanceReadLimits } from './read-settings';
+import type { StorageEndpoint } from './storage-server';
 import type { StorageClient } from './storage-client';
 import type { StreamOptions } from './storage-stream';
 
@@ -27,6 +28,16 @@ export function boundStorage(storage: StorageClient, signal: AbortSignal, params
     streamRows: (sql, options) => storage.streamRows(sql, bound(options)),
     streamRowBinary: (sql, options) => storage.streamRowBinary(sql, bound(options)),
   };
+}
+
+/**
+ * The instance's storage for its reads: its endpoint carries the instance's own read limits, which the query workers
+ * and the queriers apply in place of the platform's (the endpoint's other properties are its prototype's).
+ */
+export function instanceStorage(storage: StorageClient, limits: InstanceReadLimits | undefined): StorageClient {
+  if (!limits || Object.keys(limits).length === 0) return storage;
+  const endpoint = Object.assign(Object.create(storage.endpoint) as StorageEndpoint, { readLimits: limits });
+  return { ...storage, endpoint };
 }
 
 /**
