@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
 import { qrynLogTailMachine } from '../../src/machines/qryn-logs/qryn-log-tail.machine';
-import { SAMPLE_TAIL_BROKEN, SAMPLE_TAIL_ENDED, SAMPLE_TAIL_REFUSED, SAMPLE_TAIL_REQUEST, qrynLogTailEvents, qrynLogTailSamples } from '../../src/machines/qryn-logs/qryn-log-tail.samples';
+import { SAMPLE_TAIL_BROKEN, SAMPLE_TAIL_ENDED, SAMPLE_TAIL_REFUSED, SAMPLE_TAIL_REQUEST, SAMPLE_TAIL_REVOKED, qrynLogTailEvents, qrynLogTailSamples } from '../../src/machines/qryn-logs/qryn-log-tail.samples';
 import { LogTailControls, LogTailResults } from '../../src/views/stack/qryn/explorer/logs/logs-panel';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewScreen, type ViewStates } from '../support/model-based';
@@ -25,7 +25,10 @@ const states = {
   },
   'live.connecting': (s) => {
     expect(s.context.request).toEqual(SAMPLE_TAIL_REQUEST);
+    // One socket at a time, also after a reconnect (the expired one was closed first).
     expect(sockets.open).toBe(1);
+    // A reconnect goes on from the newest line shown: no line in between is missed.
+    if (s.context.resume && s.context.lines.length > 0) expect(s.context.resume.tsNs).toBe(BigInt(s.context.lines[0].tsNs));
   },
   'live.streaming': (s) => {
     expect(s.context.pending).toEqual([]);
@@ -40,8 +43,8 @@ const states = {
   },
   failed: (s) => {
     expect(sockets.open).toBe(0);
-    expect([SAMPLE_TAIL_REFUSED, SAMPLE_TAIL_BROKEN]).toContain(s.context.error);
-    if (s.context.error === SAMPLE_TAIL_REFUSED) expect(refusals.length).toBeGreaterThan(0);
+    expect([SAMPLE_TAIL_REFUSED, SAMPLE_TAIL_REVOKED, SAMPLE_TAIL_BROKEN]).toContain(s.context.error);
+    if (s.context.error !== SAMPLE_TAIL_BROKEN) expect(refusals.length).toBeGreaterThan(0);
   },
 } satisfies ModelStates<typeof machine>;
 
@@ -62,6 +65,7 @@ const viewEvents = {
   'tail.opened': 'send-to-actor',
   'tail.lines': 'send-to-actor',
   'tail.ended': 'send-to-actor',
+  'tail.expired': 'send-to-actor',
   'tail.failed': 'send-to-actor',
 } satisfies ViewEvents<typeof machine>;
 

@@ -116,14 +116,16 @@ export const percentile = (values: number[], p: number): number => {
 
 /**
  * `clients` of A sending the expensive query again as soon as each answer comes (a tenant that ignores Retry-After,
- * pausing 100 ms after a refusal only so as not to spin), until stop(); answers every answer they got.
+ * pausing 100 ms after a refusal only so as not to spin), until stop(); answers every answer they got. With `urls`,
+ * each client takes them in turn instead (starting at its own index).
  */
-export function flood(a: EnabledQryn, clients: number): { stop(): Promise<Timed[]> } {
+export function flood(a: EnabledQryn, clients: number, urls: () => string[] = () => [floodQueryUrl(a)]): { stop(): Promise<Timed[]> } {
   let stopped = false;
   const results: Timed[] = [];
-  const loops = Array.from({ length: clients }, async () => {
-    while (!stopped) {
-      const result = await timedGet(floodQueryUrl(a), a.basic);
+  const loops = Array.from({ length: clients }, async (_, client) => {
+    for (let n = client; !stopped; n++) {
+      const each = urls();
+      const result = await timedGet(each[n % each.length], a.basic);
       results.push(result);
       if (result.status === 429) await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -22,6 +22,7 @@ import { lokiMetadataApi } from './loki-metadata-api';
 import { prometheusApi } from './prometheus-api';
 import { promqlSettings } from './promql-settings';
 import { readSchedulerSettings } from './read-scheduler-settings';
+import { instanceStorage } from './read-scheduler-calls';
 import { readSettings } from './read-settings';
 import { tempoApi } from './tempo-api';
 
@@ -324,7 +325,7 @@ export function createGateway(deps: GatewayDeps) {
     await checkQuerySize(req, url);
     const request: ReadRequest = {
       req, res, method, path, url, access,
-      storage: await deps.storage(access.instance),
+      storage: instanceStorage(await deps.storage(access.instance), access.instance.read_limits),
       nowNs: nowNs(),
       lookup: (key, compute) => lookup(res, access, key, compute),
       dayKey,

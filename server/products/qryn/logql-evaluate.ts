@@ -7,7 +7,7 @@ import { createLogsQuerier } from './logs-querier';
 import { LOKI_TIMEOUT_MESSAGE, lokiPlain, type LogqlAnswer, type LogqlJob } from './logql-pool';
 import { workerStorageClient } from './query-worker-loop';
 import { StorageError, type StorageClient } from './storage-client';
-import { currentReadSettings, limitRefusal } from './read-settings';
+import { currentReadSettings, instanceReadSettings, limitRefusal } from './read-settings';
 
 // One LogQL query (query or query_range) evaluated by the engine (packages/logql) over an instance's lines and
 // answered as Loki's HTTP API shapes it, with its `stats`: errors are plain text with Loki's status (400 for the
@@ -53,7 +53,7 @@ export async function evaluateLogql(job: LogqlJob, signal?: AbortSignal, client?
     if (error instanceof StorageError) {
       // ClickHouse stopped the read at one of its bounds: Loki's answer for a query past a limit, naming the limit.
       if (error.code === 159) return lokiPlain(504, LOKI_TIMEOUT_MESSAGE);
-      const refusal = limitRefusal(error.code);
+      const refusal = limitRefusal(error.code, instanceReadSettings(job.endpoint.readLimits));
       if (refusal) return lokiPlain(400, `${refusal}; consider adding more specific stream selectors or reduce the time range of the query`);
     }
     if (error instanceof StorageError) return { error: { kind: 'storage', message: error.message, status: error.status, code: error.code } };

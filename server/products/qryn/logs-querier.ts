@@ -4,7 +4,7 @@ import { toClickHouseRegex } from '../../../packages/re2-pattern/re2-pattern';
 import { identifier, literal, type StorageClient } from './storage-client';
 import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
 import { FLAT_JSON, JSON_FLAT_COLUMN } from './flat-json';
-import { clickhouseReadParams, currentReadSettings } from './read-settings';
+import { clickhouseReadParams, instanceReadSettings } from './read-settings';
 
 // The LogQL engine's store on an instance's ClickHouse 18.16 database: streams by matchers through the label index
 // (series_labels), the time window on the sort key, leading line filters as position()/match() (regexes in the
@@ -44,7 +44,8 @@ export function createLogsQuerier(client: StorageClient, database: string): LogQ
   const dates = (startNs: bigint, endNs: bigint) => dateClause({ startNs, endNs });
   const fingerprints = (matchers: LabelMatcher[], startNs: bigint, endNs: bigint) => fingerprintsSql(db, 'logs', matchers, { startNs, endNs });
   const labelsOf = (fps: string[]) => labelsByFingerprint(client, db, 'logs', fps);
-  const params = () => clickhouseReadParams(currentReadSettings());
+  // The platform's read bounds, or the instance's own where its endpoint carries them.
+  const params = () => clickhouseReadParams(instanceReadSettings(client.endpoint.readLimits));
 
   /** The lines of [startNs, lastNs] in direction order, batch by batch, each with its stream's labels (one object per stream). */
   async function* readWindow(p: LogStreamParams, startNs: bigint, lastNs: bigint, known: Map<string, Record<string, string>>, signal?: AbortSignal): AsyncGenerator<StoredLine[]> {

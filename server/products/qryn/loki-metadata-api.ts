@@ -2,6 +2,9 @@ import { IngestError } from './ingest/batch';
 import { formParams, HttpError, sendJson, success, type ReadRequest } from './gateway-http';
 import { lokiRange, parseStep } from './time-params';
 import { createStreamReader } from './stream-reader';
+import { scheduledCall } from './read-scheduler-calls';
+import { ReadRefused, ReadTimedOut } from './read-scheduler';
+import { LOKI_TIMEOUT_MESSAGE } from './logql-pool';
 import { detectedFieldValues, detectFields } from './detected-fields';
 import type { LabelMatcher } from '../../../packages/logql/syntax/ast';
 import { LogQLParseError, parseLogSelector } from '../../../packages/logql/syntax/parse';
@@ -100,10 +103,23 @@ function volumeGroups(
   return [metric];
 }
 
+/**
+ * A call's reads of the instance's streams, in the instance's turn (read-scheduler-calls.ts): refused past the
+ * instance's queue with Loki's 429 text and Retry-After, past its deadline with Loki's 504.
+ */
+async function streamsRead<T>(r: ReadRequest, work: (reader: ReturnType<typeof createStreamReader>) => Promise<T>): Promise<T> {
+  try {
+    return await scheduledCall(r, 'logql', (storage) => work(createStreamReader(storage, r.access.instance.database_name)));
+  } catch (error) {
+    if (error instanceof ReadRefused) throw new HttpError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
+    if (error instanceof ReadTimedOut) throw new HttpError(504, LOKI_TIMEOUT_MESSAGE);
+    throw error;
+  }
+}
+
 export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
   const { req, res, method, path, url } = r;
   if (method !== 'GET' && method !== 'POST') return false;
-  const reader = createStreamReader(r.storage, r.access.instance.database_name);
   const now = r.nowNs;
   const fieldValues = /^\/loki\/api\/v1\/detected_field\/([^/]+)\/values$/.exec(path);
   if (DRILLDOWN_PATHS.has(path) || fieldValues) {
@@ -116,7 +132,7 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
     const range = lokiRange(params, now);
     const query = params.get('query') ?? '';
     const matchers = query ? selectorOf(query) : [];
-    success(res, await r.lookup(`/loki/api/v1/labels|${r.dayKey(range)}|${query}`, () => reader.labelNames(matchers, range)));
+    success(res, await r.lookup(`/loki/api/v1/labels|${r.dayKey(range)}|${query}`, () => streamsRead(r, (reader) => reader.labelNames(matchers, range))));
     return true;
   }
   const values = /^\/loki\/api\/v1\/label\/([^/]+)\/values$/.exec(path);
@@ -126,7 +142,7 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
     const range = lokiRange(params, now);
     const query = params.get('query') ?? '';
     const matchers = query ? selectorOf(query) : [];
-    success(res, await r.lookup(`${path}|${r.dayKey(range)}|${query}`, () => reader.labelValues(name, matchers, range)));
+    success(res, await r.lookup(`${path}|${r.dayKey(range)}|${query}`, () => streamsRead(r, (reader) => reader.labelValues(name, matchers, range))));
     return true;
   }
   if (path === '/loki/api/v1/series') {
@@ -135,13 +151,14 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
     const selectors = [...params.getAll('match[]'), ...params.getAll('match')];
     if (selectors.length === 0) throw new IngestError('At least one match[] selector is required.');
     const parsed = selectors.map((s) => selectorOf(s, 'match[]'));
-    success(res, await r.lookup(`${path}|${r.dayKey(range)}|${selectors.join('\u0000')}`, () => reader.series(parsed, range)));
+    success(res, await r.lookup(`${path}|${r.dayKey(range)}|${selectors.join('\u0000')}`, () => streamsRead(r, (reader) => reader.series(parsed, range))));
     return true;
   }
   if (path === '/loki/api/v1/index/stats') {
     const params = await formParams(req, url);
     const range = lokiRange(params, now);
-    sendJson(res, 200, await reader.stats(matchersOnly(params.get('query'), true), range));
+    const matchers = matchersOnly(params.get('query'), true);
+    sendJson(res, 200, await streamsRead(r, (reader) => reader.stats(matchers, range)));
     return true;
   }
   if (path === '/loki/api/v1/index/volume' || path === '/loki/api/v1/index/volume_range') {
@@ -161,7 +178,7 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
       if (step < 1) throw new IngestError('The step must be at least one second.');
       if (rangeSeconds / step + 1 > MAX_POINTS) throw new IngestError(`Too many points: at most ${MAX_POINTS} per series; increase the step.`);
     }
-    const volumes = await reader.streamVolumes(matchers, range, step);
+    const volumes = await streamsRead(r, (reader) => reader.streamVolumes(matchers, range, step));
     const groups = new Map<string, { metric: Record<string, string>; bytes: number; lines: number; buckets: Map<number, number> }>();
     for (const v of volumes) {
       for (const metric of volumeGroups(v.labels, matchers, targetLabels, aggregateBy)) {
@@ -191,7 +208,7 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
     const range = lokiRange(params, now);
     const query = params.get('query') ?? '';
     const matchers = query && !/^\s*\{\s*\}\s*$/.test(query) ? selectorOf(query) : [];
-    const series = await reader.series([matchers], range);
+    const series = await streamsRead(r, (reader) => reader.series([matchers], range));
     const byLabel = new Map<string, Set<string>>();
     for (const labels of series) {
       for (const [k, v] of Object.entries(labels)) {
@@ -215,7 +232,7 @@ export async function lokiMetadataApi(r: ReadRequest): Promise<boolean> {
     const range = lokiRange(params, now);
     const lineLimit = wholeNumber(params, 'line_limit', 100, MAX_LINE_LIMIT);
     const limit = wholeNumber(params, params.has('limit') ? 'limit' : 'field_limit', 1000, 10_000);
-    const lines = await reader.recentLines(selector.matchers, range, lineLimit);
+    const lines = await streamsRead(r, (reader) => reader.recentLines(selector.matchers, range, lineLimit));
     if (fieldValues) {
       sendJson(res, 200, { values: detectedFieldValues(selector, lines, decodeName(fieldValues[1], 'field name'), limit) });
     } else {

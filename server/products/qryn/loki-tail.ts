@@ -10,6 +10,8 @@ import type { QrynInstanceRow } from './qryn-repository';
 import { StorageError, identifier, type StorageClient } from './storage-client';
 import { dateClause, fingerprintsSql, labelsByFingerprint } from './label-index';
 import { parseTime } from './time-params';
+import { SESSION_BEARER } from './gateway-session';
+import { TAIL_CLOSE_REVOKED, TAIL_CLOSE_TOKEN_EXPIRED, TAIL_REVOKED_REASON, TAIL_TOKEN_EXPIRED_REASON } from '../../../contract/qryn-tail';
 
 // Loki's live tail, GET {instance}/loki/api/v1/tail?query=…&start=…&limit=…&delay_for=… as a WebSocket (what
 // Grafana's Explore opens for "Live"). The storage is polled from a cursor: first the `limit` newest lines since
@@ -64,6 +66,11 @@ export interface LiveTailDeps {
   nowMs(): number;
   log(message: string): void;
   pollMs?: number;
+  /**
+   * How often an open tail's credential is checked again (the gateway's auth cache, authCacheMs: a revocation
+   * closes the tail within twice this).
+   */
+  recheckMs: number;
   maxPerInstance?: number;
   maxTotal?: number;
 }
@@ -148,7 +155,32 @@ export function createLiveTail(deps: LiveTailDeps) {
     return { selector, limit, delayNs: BigInt(delay) * NS_PER_S, startNs };
   }
 
-  function startSession(ws: WebSocket, instanceId: string, client: StorageClient, database: string, options: ReturnType<typeof parseParams>, release: () => void) {
+/**
+   * Checks the tail's credential again. A refusal closes the tail: with TAIL_CLOSE_TOKEN_EXPIRED when it is a console
+   * token past its expiry (the console reconnects with a fresh one), else TAIL_CLOSE_REVOKED. Any other failure (the
+   * database busy) leaves the tail open until the next check.
+   */
+  async function recheck(req: IncomingMessage, instanceId: string): Promise<{ code: number; reason: string } | undefined> {
+    try {
+      await deps.authorize(req, instanceId);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof HttpError) || (error.status !== 401 && error.status !== 403)) return undefined;
+      return tokenExpired(req.headers.authorization ?? '', deps.nowMs())
+        ? { code: TAIL_CLOSE_TOKEN_EXPIRED, reason: TAIL_TOKEN_EXPIRED_REASON }
+        : { code: TAIL_CLOSE_REVOKED, reason: TAIL_REVOKED_REASON };
+    }
+  }
+
+  function startSession(
+    ws: WebSocket,
+    req: IncomingMessage,
+    instanceId: string,
+    client: StorageClient,
+    database: string,
+    options: ReturnType<typeof parseParams>,
+    release: () => void,
+  ) {
     const db = identifier(database);
     const { selector } = options;
     const labelsByFp = new Map<string, Record<string, string>>();
@@ -162,6 +194,7 @@ export function createLiveTail(deps: LiveTailDeps) {
       stopped = true;
       clearTimeout(timer);
       clearInterval(ping);
+      clearInterval(check);
       sessions.delete(session);
       release();
     };
@@ -173,6 +206,19 @@ export function createLiveTail(deps: LiveTailDeps) {
       ws.ping();
     }, PING_MS);
     ws.on('pong', () => (alive = true));
+    let checking = false;
+    const check = setInterval(() => {
+      if (checking || stopped) return;
+      checking = true;
+      void recheck(req, instanceId)
+        .then((refused) => {
+          if (!refused || stopped) return;
+          deps.log(`[qryn] live tail of ${instanceId} closed: ${refused.reason}`);
+          ws.close(refused.code, refused.reason);
+          stop();
+        })
+        .finally(() => (checking = false));
+    }, deps.recheckMs);
     ws.on('close', stop);
     ws.on('error', stop);
     // The client sends nothing but close frames; anything else is ignored.
@@ -272,7 +318,7 @@ export function createLiveTail(deps: LiveTailDeps) {
               ws.close(1001, 'The server is shutting down.');
               return taken();
             }
-            startSession(ws, instanceId, client, access.instance.database_name, options, taken);
+            startSession(ws, req, instanceId, client, access.instance.database_name, options, taken);
           });
         } catch (error) {
           release?.();
@@ -321,3 +367,15 @@ export function createLiveTail(deps: LiveTailDeps) {
 }
 
 export type LiveTail = ReturnType<typeof createLiveTail>;
+
+/** Whether `authorization` is a console access token (a JWT) whose `exp` has passed. */
+export function tokenExpired(authorization: string, nowMs: number): boolean {
+  const match = SESSION_BEARER.exec(authorization);
+  if (!match) return false;
+  try {
+    const payload = JSON.parse(Buffer.from(match[1].split('.')[1], 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' && payload.exp * 1000 <= nowMs;
+  } catch {
+    return false;
+  }
+}

@@ -2,7 +2,7 @@ import type { LabelMatcher, Labels, Querier, SelectHints, Series } from '../../.
 import { compareLabels } from '../../../packages/labels/compare-labels';
 import { fingerprintsSql } from './label-index';
 import { StorageError, identifier, literal, type StorageClient } from './storage-client';
-import { clickhouseReadParams, currentReadSettings } from './read-settings';
+import { clickhouseReadParams, instanceReadSettings } from './read-settings';
 import { rowLabels, seriesRows } from './series-rows';
 
 // The PromQL engine's store over an instance's ClickHouse tables, and the metadata lookups of the Prometheus API:
@@ -120,7 +120,7 @@ export function createMetricsQuerier(client: StorageClient, database: string, op
         ) USING fingerprint`;
       // Read as it arrives; the engine's sample budget is charged per series before its samples are copied, so a
       // query past maxSamples stops here (and ClickHouse's query is killed) without loading the rest.
-      const body = client.streamRowBinary(sql, { signal, params: clickhouseReadParams(currentReadSettings()) });
+      const body = client.streamRowBinary(sql, { signal, params: clickhouseReadParams(instanceReadSettings(client.endpoint.readLimits)) });
       const result: Series[] = [];
       for await (const row of seriesRows(body, narrow ? baseMs : undefined, (n) => hints.samples?.add(n))) {
         if (row.times.length === 0) continue;

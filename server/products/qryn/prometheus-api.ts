@@ -13,6 +13,7 @@ import { parseExpr } from '../../../packages/promql/parser/parse';
 import { workerEndpoint } from './query-worker-loop';
 import { readScheduler, ReadRefused, ReadTimedOut } from './read-scheduler';
 import { bodyBytes, writeBody } from './answer-json';
+import { scheduledCall } from './read-scheduler-calls';
 
 // The Prometheus HTTP API of an instance (what Grafana's Prometheus datasource calls), answered as Prometheus 2.42
 // shapes it: `{status: 'success', data, warnings?}`, errors `{status: 'error', errorType, error}` with 400 bad_data,
@@ -28,7 +29,7 @@ export const PROMETHEUS_VERSION = '2.42.0';
 /** A client error answered in Prometheus' shape. */
 class PromError extends Error {
   constructor(
-    readonly errorType: 'bad_data' | 'execution' | 'timeout' | 'canceled' | 'unavailable' | 'internal',
+    readonly errorType: 'bad_data' | 'execution' | 'timeout' | 'canceled' | 'unavailable' | 'internal' | 'too_many_requests',
     message: string,
     readonly status = errorType === 'bad_data' ? 400 : errorType === 'execution' ? 422 : errorType === 'internal' ? 500 : 503,
   ) {
@@ -185,10 +186,26 @@ export async function prometheusApi(r: ReadRequest): Promise<boolean> {
   return true;
 }
 
+/**
+ * A metadata call's reads (series, labels, label values, metadata) in the instance's turn (read-scheduler-calls.ts);
+ * refused past the instance's queue or deadline in Prometheus' shapes, as the queries are.
+ */
+async function metadataRead<T>(r: ReadRequest, work: (store: ReturnType<typeof createMetricsQuerier>) => Promise<T>): Promise<T> {
+  try {
+    return await scheduledCall(r, 'promql', (storage) => work(createMetricsQuerier(storage, r.access.instance.database_name)));
+  } catch (error) {
+    if (error instanceof ReadRefused) {
+      r.res.setHeader('retry-after', String(error.retryAfterSeconds));
+      throw new PromError('too_many_requests', error.message, 429);
+    }
+    if (error instanceof ReadTimedOut) throw new PromError('timeout', 'query timed out in query execution');
+    throw error;
+  }
+}
+
 async function answer(r: ReadRequest, labelName: string | undefined): Promise<void> {
   const { req, res, path, url } = r;
   const nowMs = Number(r.nowNs / 1_000_000n);
-  const store = () => createMetricsQuerier(r.storage, r.access.instance.database_name);
 
   if (path === '/api/v1/query') {
     const params = await formParams(req, url);
@@ -229,7 +246,7 @@ async function answer(r: ReadRequest, labelName: string | undefined): Promise<vo
     if (selectors.length === 0) throw new PromError('bad_data', 'no match[] parameter provided');
     const range = rangeParams(params, nowMs);
     const key = `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
-    return success(res, await r.lookup(key, () => store().series(selectors, range)));
+    return success(res, await r.lookup(key, () => metadataRead(r, (store) => store.series(selectors, range))));
   }
   if (path === '/api/v1/labels') {
     const params = await formParams(req, url);
@@ -237,7 +254,7 @@ async function answer(r: ReadRequest, labelName: string | undefined): Promise<vo
     const range = rangeParams(params, nowMs);
     // Without match[] the label index answers by day; with it, the series with samples in the exact range.
     const key = selectors.length === 0 ? `${path}|${r.dayKey(range)}` : `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
-    return success(res, await r.lookup(key, () => store().labelNames(selectors, range)));
+    return success(res, await r.lookup(key, () => metadataRead(r, (store) => store.labelNames(selectors, range))));
   }
   if (labelName !== undefined) {
     const name = decodeURIComponent(labelName);
@@ -246,14 +263,14 @@ async function answer(r: ReadRequest, labelName: string | undefined): Promise<vo
     const selectors = selectorsParam(params);
     const range = rangeParams(params, nowMs);
     const key = selectors.length === 0 ? `${path}|${r.dayKey(range)}` : `${path}|${range.startNs}..${range.endNs}|${JSON.stringify(params.getAll('match[]'))}`;
-    return success(res, await r.lookup(key, () => store().labelValues(name, selectors, range)));
+    return success(res, await r.lookup(key, () => metadataRead(r, (store) => store.labelValues(name, selectors, range))));
   }
   if (path === '/api/v1/metadata') {
     const params = url.searchParams;
     const limitText = params.get('limit');
     const limit = limitText === null || limitText === '' ? undefined : Number(limitText);
     if (limit !== undefined && !Number.isInteger(limit)) throw new PromError('bad_data', 'limit must be a number');
-    return success(res, await store().metadata(params.get('metric') ?? undefined, limit));
+    return success(res, await metadataRead(r, (store) => store.metadata(params.get('metric') ?? undefined, limit)));
   }
   // Recording and alerting rules are not evaluated by qryn: empty lists, as a Prometheus without rule files answers.
   if (path === '/api/v1/rules') return success(res, { groups: [] });

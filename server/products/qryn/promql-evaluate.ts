@@ -10,7 +10,7 @@ import { errorBody, type PromqlAnswer, type PromqlJob } from './promql-pool';
 import type { PromqlSettings } from './promql-settings';
 import { workerStorageClient } from './query-worker-loop';
 import { StorageError } from './storage-client';
-import { currentReadSettings, limitRefusal, settingName } from './read-settings';
+import { currentReadSettings, instanceReadSettings, limitRefusal, settingName } from './read-settings';
 import type { Value } from '../../../packages/promql/engine/value';
 
 // One PromQL call evaluated by the engine (packages/promql) over an instance's metrics, answered as the Prometheus
@@ -40,7 +40,7 @@ export async function evaluatePromql(job: PromqlJob, settings: PromqlSettings, s
     if (error instanceof StorageError) {
       // ClickHouse stopped the read at one of its bounds: Prometheus' execution error (422), naming the limit.
       if (error.code === 159) return { status: 503, body: errorBody('timeout', 'query timed out in query execution') };
-      const refusal = limitRefusal(error.code);
+      const refusal = limitRefusal(error.code, instanceReadSettings(job.endpoint.readLimits));
       if (refusal) return { status: 422, body: errorBody('execution', refusal) };
       if (error.code === 427) return { status: 400, body: errorBody('bad_data', 'invalid regular expression') };
       return { status: 503, body: errorBody('unavailable', 'The storage is not available at the moment. Try again later.') };

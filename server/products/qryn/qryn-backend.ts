@@ -110,7 +110,7 @@ export function createQrynBackend(platform: ProductPlatform, options: { projectC
       );
     }
   });
-  const liveTail = createLiveTail({ authorize: (req, id) => gateway.authorizeRead(req, id), storage: storageOf, nowMs, log: platform.log });
+  const liveTail = createLiveTail({ authorize: (req, id) => gateway.authorizeRead(req, id), storage: storageOf, nowMs, log: platform.log, recheckMs: gateway.limits.authCacheMs });
 
   async function scopedTarget(db: Queryable, projectId: number, name: string, scope: 'read' | 'write') {
     const instance = await findInstanceOfProject(db, projectId);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database';
+import type { InstanceReadLimits } from './read-settings';
 
 export interface QrynInstanceRow {
   id: string;
@@ -14,6 +15,8 @@ export interface QrynInstanceRow {
   fingerprint_limit: number;
   cache_enabled: boolean;
   use_drilldown: boolean;
+  /** The instance's own ClickHouse read bounds, each replacing the platform's default (read-settings.ts). */
+  read_limits: InstanceReadLimits;
   database_name: string;
   api_key: string;
   api_secret_hash: string;
@@ -33,7 +36,7 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 
 export async function insertInstance(
   db: Queryable,
-  row: Omit<QrynInstanceRow, 'created_at' | 'fingerprint_limit' | 'cache_enabled' | 'use_drilldown'>,
+  row: Omit<QrynInstanceRow, 'created_at' | 'fingerprint_limit' | 'cache_enabled' | 'use_drilldown' | 'read_limits'>,
 ): Promise<QrynInstanceRow> {
   const rows = await db.query<QrynInstanceRow>(
     `INSERT INTO qryn_instances (id, integration_id, project_id, organization_id, cluster_id, writer_region_code, multi_org,
@@ -77,6 +80,10 @@ export async function updateRetention(db: Queryable, id: string, ttlAddonId: str
 
 export async function updateFlag(db: Queryable, id: string, column: 'fingerprint_limit' | 'cache_enabled' | 'use_drilldown', value: number | boolean): Promise<void> {
   await db.query(`UPDATE qryn_instances SET ${column} = $2 WHERE id = $1`, [id, value]);
+}
+
+export async function updateReadLimits(db: Queryable, id: string, limits: InstanceReadLimits): Promise<void> {
+  await db.query('UPDATE qryn_instances SET read_limits = $2 WHERE id = $1', [id, JSON.stringify(limits)]);
 }
 
 /** The instance whose key and secret these are (the secret compared by hash). */

@@ -23,8 +23,10 @@ import {
   type QrynMetrics,
 } from '../../../contract/qryn';
 import { ProjectIdQuery } from '../../../contract/common';
+import { READ_LIMIT_NAMES, READ_LIMITS_UPDATED_MESSAGE, UpdateReadLimitsBody, type QrynReadLimits, type ReadLimitField, type ReadLimits } from '../../../contract/qryn-read-limits';
+import { currentReadSettings, instanceReadSettings, type InstanceLimitKey, type InstanceReadLimits, type ReadSettings } from './read-settings';
 import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
-import { requireCaller, requireOrganization, requireWritable, type Caller } from '../../route-kit/caller';
+import { requireCaller, requireOrganization, requireOwner, requireWritable, type Caller } from '../../route-kit/caller';
 import { ApiError, ValidationError, badRequest, decodeOrThrow, notFound, readBody, sendJson } from '../../route-kit/http';
 import { visibleProjectOr404 } from '../../route-kit/project-access';
 import type { QrynBackend } from './qryn-backend';
@@ -37,6 +39,7 @@ import {
   listTokens,
   updateCredentials,
   updateFlag,
+  updateReadLimits,
   updateRetention,
   type QrynInstanceRow,
   type QrynTokenRow,
@@ -65,6 +68,23 @@ function readCounters(instanceId: string) {
     reads_running_limit: scheduler.settings.instanceRunning,
     reads_queued_limit: scheduler.settings.instanceQueued,
   };
+}
+
+/** The API's names of an instance's read limits and the settings they replace. */
+const LIMIT_KEYS: Record<ReadLimitField, InstanceLimitKey> = {
+  max_execution_time: 'maxExecutionTimeS',
+  max_rows_to_read: 'maxRowsToRead',
+  max_bytes_to_read: 'maxBytesToRead',
+  max_memory_usage: 'maxMemoryUsage',
+  max_threads: 'maxThreads',
+  max_result_rows: 'maxResultRows',
+};
+
+function readLimitsOf(stored: InstanceReadLimits, canEdit: boolean): QrynReadLimits {
+  const pick = (s: ReadSettings) => Object.fromEntries(READ_LIMIT_NAMES.map((name) => [name, s[LIMIT_KEYS[name]]])) as QrynReadLimits['defaults'];
+  const limits = Object.fromEntries(READ_LIMIT_NAMES.map((name) => [name, stored[LIMIT_KEYS[name]] ?? null])) as ReadLimits;
+  const defaults = currentReadSettings();
+  return { limits, defaults: pick(defaults), effective: pick(instanceReadSettings(stored, defaults)), can_edit: canEdit };
 }
 
 const toToken = (row: QrynTokenRow, token?: string): QrynToken => ({
@@ -279,6 +299,35 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     await updateFlag(ctx.db, instance.id, 'fingerprint_limit', body.limit);
     await qryn.invalidate(instance.id);
     sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
+  });
+
+  // An instance's own ClickHouse read bounds: read by the project's members, changed by an owner only, since they
+  // decide how much of the shared storage one instance's reads may take.
+  async function mayEditLimits(caller: Caller): Promise<boolean> {
+    if (caller.organizationId === null) return true;
+    return Boolean((await caller.membership())?.owner);
+  }
+
+  router.add('GET', 'integrations/qryn/read-limits', async ({ res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const instance = await instanceOf(caller, query, 'read');
+    sendJson(res, 200, readLimitsOf(instance.read_limits ?? {}, await mayEditLimits(caller)));
+  });
+
+  router.add('PUT', 'integrations/qryn/read-limits', async ({ req, res, query }, scope) => {
+    const caller = requireCaller(await scope.caller());
+    const body = decodeOrThrow(UpdateReadLimitsBody, await bodyOf(req));
+    const instance = await instanceOf(caller, query, 'read');
+    if (caller.organizationId !== null) await requireOwner(caller);
+    const stored: InstanceReadLimits = {};
+    for (const name of READ_LIMIT_NAMES) {
+      const value = body[name];
+      if (value !== null) stored[LIMIT_KEYS[name]] = value;
+    }
+    await updateReadLimits(ctx.db, instance.id, stored);
+    // The gateway reads the instance from its credential cache: forget it so the limits hold from the next read.
+    await qryn.invalidate();
+    sendJson(res, 200, { message: READ_LIMITS_UPDATED_MESSAGE, read_limits: readLimitsOf(stored, true) });
   });
 
   // The two server-side switches (spec: optimistic toggles with their toasts).

@@ -42,7 +42,7 @@ export function workerStorageClient(endpoint: StorageEndpoint): StorageClient {
  * every node.
  */
 export async function workerEndpoint(endpoint: StorageEndpoint): Promise<StorageEndpoint> {
-  const { url, user, password, timeouts } = endpoint;
+  const { url, user, password, timeouts, readLimits } = endpoint;
   const nodeUrls = endpoint.nodeUrls ?? (endpoint.cluster ? await endpoint.cluster.nodes().then((nodes) => nodes.map((node) => node.url), () => undefined) : undefined);
-  return { url, user, password, ...(timeouts ? { timeouts } : {}), ...(nodeUrls ? { nodeUrls } : {}) };
+  return { url, user, password, ...(timeouts ? { timeouts } : {}), ...(nodeUrls ? { nodeUrls } : {}), ...(readLimits ? { readLimits } : {}) };
 }

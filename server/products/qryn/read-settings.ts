@@ -80,9 +80,31 @@ export function currentReadSettings(): ReadSettings {
   return cached.settings;
 }
 
-/** The settings as ClickHouse URL parameters, for one read. */
-export function clickhouseReadParams(s: ReadSettings): string {
+/** The ClickHouse bounds an instance's own limits may set instead of the platform's (stored with the instance). */
+export const INSTANCE_LIMIT_KEYS = ['maxExecutionTimeS', 'maxRowsToRead', 'maxBytesToRead', 'maxMemoryUsage', 'maxThreads', 'maxResultRows'] as const;
+export type InstanceLimitKey = (typeof INSTANCE_LIMIT_KEYS)[number];
+export type InstanceReadLimits = Partial<Record<InstanceLimitKey, number>>;
+
+/** The platform's settings with an instance's own limits in place of the ones it sets (lower or higher). */
+export function instanceReadSettings(limits: InstanceReadLimits | null | undefined, base: ReadSettings = currentReadSettings()): ReadSettings {
+  const out = { ...base };
+  for (const key of INSTANCE_LIMIT_KEYS) {
+    const value = limits?.[key];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= (POSITIVE.has(key) ? 1 : 0)) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * ClickHouse's `priority` of a read (lower runs first; 0 takes no part): a read of an instance with more of its own
+ * reads waiting behind it is `BACKGROUND`, so ClickHouse pauses it while `NORMAL` reads of the other instances run.
+ */
+export const READ_PRIORITY = { normal: 1, background: 2 } as const;
+
+/** The settings as ClickHouse URL parameters, for one read (with its priority when given). */
+export function clickhouseReadParams(s: ReadSettings, priority?: number): string {
   const params: [string, number | string][] = [['max_execution_time', s.maxExecutionTimeS], ['timeout_overflow_mode', 'throw']];
+  if (priority !== undefined) params.push(['priority', priority]);
   if (s.maxRowsToRead > 0 || s.maxBytesToRead > 0) {
     if (s.maxRowsToRead > 0) params.push(['max_rows_to_read', s.maxRowsToRead]);
     if (s.maxBytesToRead > 0) params.push(['max_bytes_to_read', s.maxBytesToRead]);

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { ServerSupervisor } from '../../processes/server-supervisor';
 import type { ClusterLayout } from './external-storage';
+import type { InstanceReadLimits } from './read-settings';
 
 // The platform's shared storage: one ClickHouse server process under DATA_DIR/storage, configured by the platform
 // (Debian's clickhouse-server 18.16: config root <yandex>). It runs under the platform's server supervisor
@@ -29,6 +30,8 @@ export interface StorageEndpoint {
   nodeUrls?: string[];
   /** How long a statement may take before it is given up as unavailable (QRYN_CLICKHOUSE_*_TIMEOUT_S); default 60 s. */
   timeouts?: { readMs: number; insertMs: number };
+  /** The instance's own read limits, where a read through this endpoint is one instance's (read-settings.ts). */
+  readLimits?: InstanceReadLimits;
 }
 
 /** qryn's shared storage: the embedded server (StorageServer) or an existing ClickHouse (external-storage.ts). */

@@ -1,5 +1,4 @@
 import { identifier, literal, type StorageClient } from './storage-client';
-import { clickhouseReadParams, currentReadSettings } from './read-settings';
 import type { LabelMatcher } from '../../../packages/logql/syntax/ast';
 import { dateClause, fingerprintsSql, labelsByFingerprint, type TimeRangeNs as TimeRange } from './label-index';
 
@@ -12,8 +11,9 @@ export const MAX_STREAMS = 50_000;
 
 export function createStreamReader(storage: StorageClient, database: string) {
   const db = identifier(database);
-  // Every read carries the read bounds of read-settings.ts (rows, bytes, memory, time) as the query languages' do.
-  const client = { query: <T>(sql: string) => storage.query<T>(sql, { params: clickhouseReadParams(currentReadSettings()) }) };
+  // `storage` is the scheduled call's (read-scheduler-calls.ts): its reads carry the call's signal, the instance's
+  // read bounds and priority.
+  const client = storage;
 
   /** The fingerprints of streams with lines in the range that every matcher accepts (all streams for none). */
   const activeSql = (matchers: LabelMatcher[], range: TimeRange) =>

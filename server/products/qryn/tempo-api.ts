@@ -40,12 +40,14 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     return true;
   }
   if (path === '/api/metrics/query_range' || path === '/api/metrics/query') return tempoMetricsApi(r, path === '/api/metrics/query');
-  const reader = createTraceReader(r.storage, r.access.instance.database_name);
+  // Traces by id, tags and tag values read in the instance's turn, as searches do (tempo-read.ts).
+  const read = <T>(work: (reader: ReturnType<typeof createTraceReader>) => Promise<T>) =>
+    scheduled(r, (_signal, storage) => work(createTraceReader(storage, r.access.instance.database_name)));
   const trace = /^\/api\/(v2\/)?traces\/([^/]+)$/.exec(path);
   if (trace) {
     const id = trace[2];
     if (!/^[0-9a-fA-F]{1,32}$/.test(id)) throw new HttpError(400, `invalid trace id "${id.slice(0, 40)}": a trace id is up to 32 hexadecimal characters.`);
-    const resources = await reader.trace(id);
+    const resources = await read((reader) => reader.trace(id));
     if (resources.length === 0) throw new HttpError(404, 'Trace not found.');
     const v2 = trace[1] !== undefined;
     if (wantsProtobuf(r.req.headers.accept)) {
@@ -74,9 +76,9 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const limit = positiveInt(params.get('limit'), 'limit') ?? DEFAULT_LIMIT;
     const spansPerSpanSet = positiveInt(params.get('spss'), 'spss') ?? DEFAULT_SPANS_PER_SPANSET;
     const range = searchRange(params, r.nowNs);
-    const found = await scheduled(r, (signal) =>
+    const found = await scheduled(r, (signal, storage) =>
       withQueryErrors(() =>
-        searchTraces(r.storage, r.access.instance.database_name, {
+        searchTraces(storage, r.access.instance.database_name, {
           pipeline: query, range, limit: Math.min(limit, MAX_LIMIT), spansPerSpanSet: Math.min(spansPerSpanSet, 1000), minDurationNs, maxDurationNs, signal,
         }),
       ),
@@ -120,11 +122,19 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const scopes: TagScope[] = named.includes(scope as TagScope) ? [scope as TagScope] : named;
     if (path === '/api/search/tags') {
       const names = new Set<string>();
-      for (const s of scopes.filter((s) => s === 'span' || s === 'resource')) for (const name of await reader.tagNames(range, s)) names.add(name);
+      const found = await read(async (reader) => {
+        const all: string[] = [];
+        for (const s of scopes.filter((s) => s === 'span' || s === 'resource')) all.push(...(await reader.tagNames(range, s)));
+        return all;
+      });
+      for (const name of found) names.add(name);
       sendJson(res, 200, { tagNames: [...names].sort() });
     } else {
-      const answer = [];
-      for (const s of scopes) answer.push({ name: s, tags: await reader.tagNames(range, s) });
+      const answer = await read(async (reader) => {
+        const all = [];
+        for (const s of scopes) all.push({ name: s, tags: await reader.tagNames(range, s) });
+        return all;
+      });
       sendJson(res, 200, { scopes: answer });
     }
     return true;
@@ -136,7 +146,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
     const tag = decodeTag(values[2]);
     if (values[1] === undefined) {
       // v1 names a plain attribute (span or resource).
-      sendJson(res, 200, { tagValues: [...new Set((await reader.tagValues({ scope: 'unscoped', name: tag }, range)).map((v) => v.value))] });
+      sendJson(res, 200, { tagValues: [...new Set((await read((reader) => reader.tagValues({ scope: 'unscoped', name: tag }, range))).map((v) => v.value))] });
       return true;
     }
     const ref = parseAttributeRef(tag);
@@ -152,7 +162,7 @@ export async function tempoApi(r: ReadRequest): Promise<boolean> {
         within = undefined;
       }
     }
-    sendJson(res, 200, { tagValues: await withQueryErrors(() => reader.tagValues(ref, range, within)) });
+    sendJson(res, 200, { tagValues: await withQueryErrors(() => read((reader) => reader.tagValues(ref, range, within))) });
     return true;
   }
   return false;

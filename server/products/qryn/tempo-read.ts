@@ -1,5 +1,7 @@
 import { HttpError, type ReadRequest } from './gateway-http';
-import { readScheduler, ReadRefused } from './read-scheduler';
+import { ReadRefused } from './read-scheduler';
+import { scheduledCall } from './read-scheduler-calls';
+import type { StorageClient } from './storage-client';
 import { parseQuery, TraceQLParseError } from '../../../packages/traceql/parse';
 import { TraceQLValidationError } from '../../../packages/traceql/validate';
 import type { Query } from '../../../packages/traceql/ast';
@@ -18,22 +20,18 @@ export function parseTraceQLParam(q: string): Query {
   }
 }
 
-/** A read handed to the read scheduler: stops when the client leaves or the deadline passes; refused → 429. */
-export async function scheduled<T>(r: ReadRequest, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const gone = new AbortController();
-  const onClose = () => {
-    if (!r.res.writableFinished) gone.abort();
-  };
-  r.res.on('close', onClose);
+/**
+ * A read handed to the read scheduler: stops when the client leaves or the deadline passes; refused → 429. `storage`
+ * is the instance's, bound to the read (its signal, the instance's read bounds and priority: read-scheduler-calls.ts).
+ */
+export async function scheduled<T>(r: ReadRequest, work: (signal: AbortSignal, storage: StorageClient) => Promise<T>): Promise<T> {
   try {
-    return await readScheduler().run(r.access.instance.id, 'traceql', work, { signal: gone.signal, timeoutMs: READ_TIMEOUT_MS });
+    return await scheduledCall(r, 'traceql', (storage, signal) => work(signal, storage), READ_TIMEOUT_MS);
   } catch (error) {
     if (error instanceof ReadRefused) {
       r.res.setHeader('retry-after', String(error.retryAfterSeconds));
       throw new HttpError(429, error.message);
     }
     throw error;
-  } finally {
-    r.res.off('close', onClose);
   }
 }

@@ -11,6 +11,7 @@ export const SAMPLE_TAIL_LINES: LogLine[] = [
   { tsNs: '1764003001000000000', line: 'level=warn msg="tick 2"', labels: { job: 'app' }, level: 'warning', key: 'tail-1' },
 ];
 export const SAMPLE_TAIL_REFUSED = 'The credentials are not valid for this instance.';
+export const SAMPLE_TAIL_REVOKED = 'The credentials no longer give read access to this instance.';
 export const SAMPLE_TAIL_BROKEN = 'The storage is not available at the moment.';
 export const SAMPLE_TAIL_ENDED = 'The server is shutting down.';
 
@@ -23,8 +24,10 @@ export const qrynLogTailEvents = {
   'tail.stop': [{ type: 'tail.stop' }],
   'tail.dismiss': [{ type: 'tail.dismiss' }],
   'tail.ended': [{ type: 'tail.ended', reason: SAMPLE_TAIL_ENDED }],
+  'tail.expired': [{ type: 'tail.expired' }],
   'tail.failed': [
     { type: 'tail.failed', message: SAMPLE_TAIL_REFUSED, refused: true },
+    { type: 'tail.failed', message: SAMPLE_TAIL_REVOKED, refused: true },
     { type: 'tail.failed', message: SAMPLE_TAIL_BROKEN, refused: false },
   ],
 } satisfies ModelEvents<QrynLogTailMachine>;

@@ -2,6 +2,7 @@
 // shell's runId changes, and the live tail over the instance's tail WebSocket (on/off is the panel's own, not in the
 // URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
 import { useActorRef, useSelector } from '@xstate/react';
+import { TAIL_CLOSE_REVOKED, TAIL_CLOSE_TOKEN_EXPIRED } from '../../../../../../contract/qryn-tail';
 import { useEffect, useMemo, useRef, type JSX } from 'react';
 import { useSearchParams } from 'react-router';
 import { css } from 'styled-system/css';
@@ -46,10 +47,12 @@ export function lineLimitOf(value: string | null): number {
 
 /** How long before now the tail's history starts (Loki sends the newest `limit` lines since then first). */
 const TAIL_HISTORY_MS = 60_000;
+/** The history of a reconnect: the most lines the instance sends at once. */
+const TAIL_RESUME_LIMIT = 5_000;
 
 /** The tail's socket as an actor: opens it, reports frames, closes it when the tail leaves `live`. */
 export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input, sendBack }) => {
-  const seq = { n: 0 };
+  const seq = { n: input.keyFrom ?? 0 };
   let opened = false;
   let stopped = false;
   let socket: WebSocket | undefined;
@@ -77,14 +80,21 @@ export const tailSocketActor = fromCallback<LogTailEvent, TailRequest>(({ input,
         return;
       }
       if (event.code === 1000 || event.code === 1001) sendBack({ type: 'tail.ended', reason: event.reason || 'The instance ended the live tail.' });
-      else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: false });
+      else if (event.code === TAIL_CLOSE_TOKEN_EXPIRED) sendBack({ type: 'tail.expired' });
+      else sendBack({ type: 'tail.failed', message: event.reason || TAIL_FAILED, refused: event.code === TAIL_CLOSE_REVOKED });
     };
   };
   // The sign-in's token is read (and refreshed) first: the socket carries the header's value in its subprotocol.
   void authorizationFor(input.auth).then((authorization) => {
     if (stopped) return;
     const { url, protocols } = tailSocketWith(input.instanceUrl, authorization, input.query, Date.now() - TAIL_HISTORY_MS);
-    socket = new WebSocket(url, protocols);
+    // A reconnect goes on from the newest line shown, with the largest history, so that no line in between is missed.
+    const resumed = new URL(url);
+    if (input.resumeFromNs) {
+      resumed.searchParams.set('start', input.resumeFromNs);
+      resumed.searchParams.set('limit', String(TAIL_RESUME_LIMIT));
+    }
+    socket = new WebSocket(resumed.toString(), protocols);
     listen(socket);
   });
   return () => {
