@@ -20,6 +20,13 @@
 // walked with its variant's input (node actor and page), and one coverage record is written for the machine: what
 // any variant covered, the generated paths of all variants, and reasons only for what no variant's walkable paths
 // reach. Without `variants` the machine is walked from its samples' input.
+//
+// Each path has an id (a hash of its input and events, e2e/model-map.ts). A failed path prints the one-line command
+// that replays only it (`npm run test:path -- <machine> <id>`, scripts/test-path.ts: MODEL_PATH=<machine>:<id> makes
+// the walk play that path alone and skip the coverage record) and its steps in words. A full walk also writes the
+// committed snapshot docs/statecharts/browser-coverage/<machine>.json that the statechart studio shows.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
 import {
@@ -34,8 +41,8 @@ import {
   type ModelPath,
   type ModelSamples,
 } from '../src/lib/model-paths';
-import { writeBrowserCoverage } from '../tests/support/model-coverage';
-import { mapProblems, type Unreachable } from './model-map';
+import { writeBrowserCoverage, type MachineCoverage } from '../tests/support/model-coverage';
+import { mapProblems, pathFailureReport, pathId, type Unreachable } from './model-map';
 import { expect, test } from './fixtures';
 
 export type { Unreachable };
@@ -248,6 +255,20 @@ async function walkablePrefixes(model: BrowserModel<AnyStateMachine, unknown>, p
   return prefixes;
 }
 
+/** `MODEL_PATH=<machine>:<id>`: the one path to replay, or undefined for a full walk (of this machine or any). */
+function replayedPath(machine: string): string | undefined {
+  const [name, id] = (process.env.MODEL_PATH ?? '').split(':');
+  return name === machine && id ? id : undefined;
+}
+
+/** The walk's record for the statechart studio, committed beside the diagrams (docs/statecharts/browser-coverage). */
+function writeCoverageSnapshot(coverage: MachineCoverage): void {
+  const dir = resolve(process.cwd(), 'docs', 'statecharts', 'browser-coverage');
+  mkdirSync(dir, { recursive: true });
+  const snapshot = { ...coverage, date: new Date().toISOString().slice(0, 10) };
+  writeFileSync(join(dir, `${coverage.machine}.json`), `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
 /** The fewest walkable paths that cover what all walkable paths cover (greedy, shortest first on ties). */
 function pickPaths(planned: PlannedPath[]): PlannedPath[] {
   const walkable = planned.filter((p) => !p.blocked).sort((a, b) => a.path.steps.length - b.path.steps.length);
@@ -273,6 +294,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
   const variants = variantsOf(anyModel);
   const covered = { states: new Set<string>(), transitions: new Set<string>() };
   let plan: { picked: PlannedPath[]; generated: number; reasons: Map<string, string> } | undefined;
+  const replay = replayedPath(model.name);
   const planOnce = async () => {
     if (plan) return plan;
     const planned = (
@@ -281,7 +303,12 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     const generated = planned.length;
     planned.push(...(await walkablePrefixes(anyModel, planned)));
     planned.push(...(await splicedEdges(anyModel, planned)));
-    const picked = pickPaths(planned);
+    const walkable = planned.filter((p) => !p.blocked);
+    const picked = replay ? walkable.filter((p) => pathId(p.variant.name, p.path) === replay).slice(0, 1) : pickPaths(planned);
+    if (replay && picked.length === 0) {
+      const ids = [...new Set(walkable.map((p) => pathId(p.variant.name, p.path)))].join(', ');
+      throw new Error(`${model.name} has no walkable path ${replay}; its walkable paths are ${ids}`);
+    }
     if (model.runLast) picked.sort((a, b) => Number(model.runLast!(a.path)) - Number(model.runLast!(b.path)));
     const reachable = new Set(picked.flatMap((p) => [...p.states, ...p.transitions]));
     // What only blocked paths reach, with the reason of the step that reaches it first.
@@ -312,7 +339,8 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
       try {
         for (const [n, { path, variant }] of picked.entries()) {
           const kind = variant.name ? `${path.kind}, ${variant.name}` : path.kind;
-          await test.step(`path ${n + 1}/${picked.length} (${kind}): ${path.description}`, async () => {
+          const id = pathId(variant.name, path);
+          await test.step(`path ${n + 1}/${picked.length} ${id} (${kind}): ${path.description}`, async () => {
             await walkPath(anyModel, variant, path, browser, baseURL!, covered);
           });
         }
@@ -322,16 +350,19 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     });
 
     test('covers every state and transition a browser can reach', async () => {
+      test.skip(replay !== undefined, `replaying path ${replay} alone`);
       const { reasons } = await planOnce();
       const missingStates = ids.states.filter((id) => !covered.states.has(id));
       const missingTransitions = ids.transitions.filter((id) => !covered.transitions.has(id));
-      writeBrowserCoverage({
+      const coverage: MachineCoverage = {
         machine: model.name,
         states: { covered: ids.states.length - missingStates.length, total: ids.states.length, missing: missingStates },
         transitions: { covered: ids.transitions.length - missingTransitions.length, total: ids.transitions.length, missing: missingTransitions },
         paths: { generated, machine: 0, view: plan?.picked.length ?? 0 },
         reasons: Object.fromEntries([...missingStates, ...missingTransitions].map((id) => [id, reasons.get(id) ?? 'not walked'])),
-      });
+      };
+      writeBrowserCoverage(coverage);
+      writeCoverageSnapshot(coverage);
       const unexplained = [...missingStates, ...missingTransitions].filter((id) => !reasons.has(id));
       expect(unexplained, 'reachable in the browser but not covered by the walk').toEqual([]);
     });
@@ -349,8 +380,10 @@ async function walkPath(
   const { driver, stepTransitions } = trackedDriver(model, variant);
   const walk = await variant.open({ browser, baseURL, path });
   driver.actor.start();
+  let at = 0;
   try {
     for (const [index, step] of path.steps.entries()) {
+      at = index;
       if (index > 0 && step.event.type.startsWith('xstate.after.')) {
         // The page's own timer: the next state's check waits for it.
         if (model.delay) await model.delay(walk, step.event);
@@ -372,6 +405,8 @@ async function walkPath(
       for (const node of snapshot._nodes) if (keyOf(node)) covered.states.add(keyOf(node));
       for (const id of stepTransitions.splice(0)) covered.transitions.add(id);
     }
+  } catch (cause) {
+    throw new Error(pathFailureReport({ machine: model.name, variant: variant.name, path, failedStep: at, cause }), { cause });
   } finally {
     driver.actor.stop();
     await walk.close();
