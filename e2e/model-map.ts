@@ -48,7 +48,6 @@ export const WALKS_NOT_WRITTEN: Record<string, string> = {
   'invitation-accept': NOT_YET,
   'member-removal': NOT_YET,
   'password-change': NOT_YET,
-  'project-deletion': NOT_YET,
   'qryn-explorer': EXPLORER,
   'qryn-metric-query': EXPLORER,
   'qryn-log-search': EXPLORER,

@@ -9,10 +9,11 @@ import { TOKEN_NAME_REQUIRED_MESSAGE } from '../contract/qryn';
 import { confirmedChangeMachine } from '../src/machines/confirmed-change/confirmed-change.machine';
 import { qrynTokenCreateMachine } from '../src/machines/qryn-token-create/qryn-token-create.machine';
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
-import { enterAcme, freshAcmeProject } from './acme-session';
+import { enterAcme } from './acme-session';
 import { asRole, expect } from './fixtures';
 import { describeBrowserModel, type WalkContext } from './model-walk';
 import { RequestGate } from './request-gate';
+import { freshQrynProject } from './walk-projects';
 
 interface Shared {
   context: BrowserContext;
@@ -33,12 +34,7 @@ async function sharedProject(browser: Browser, baseURL: string): Promise<Shared>
   if (shared) return shared;
   const context = await browser.newContext({ baseURL, storageState: asRole('owner').storageState });
   const page = await context.newPage();
-  const session = await enterAcme(page);
-  const token = session.tokens.at(-1)!;
-  const project = await freshAcmeProject(session, 'qryn auth walk');
-  const [resource] = (await api(page, token, 'GET', `integrations/qryn/cloud/resources?project_id=${project.id}`)) as Array<{ clickhouse_cluster_id: number }>;
-  const [region] = (await api(page, token, 'GET', 'integrations/qryn/writer-regions')) as Array<{ code: string }>;
-  await api(page, token, 'POST', `integrations/qryn?project_id=${project.id}`, { cluster_id: resource.clickhouse_cluster_id, writer_region_code: region.code, multi_org: false });
+  const project = await freshQrynProject(await enterAcme(page), 'qryn auth walk');
   await page.close();
   shared = { context, slug: project.slug, projectId: project.id };
   return shared;
