@@ -10,7 +10,8 @@
 // event or sample are set aside (their first such step names the reason for what only they cover; the part before
 // that step is tried on its own when it covers what no walkable path does); of the rest, a
 // greedy pick keeps the fewest paths that cover everything the walkable paths cover, shortest first. In the browser,
-// each path runs on a fresh page from the model's `open`, and after every step the walk asserts what a person sees
+// each path runs on a fresh page from the model's `open` (or, when the model's `reuse` brought the last path's page
+// back to where `open` leaves it, on that page), and after every step the walk asserts what a person sees
 // for each active leaf state, with the node actor kept in step to tell which states those are and which transitions
 // were taken. Coverage is written to .tmp/model-coverage/browser/<machine>.json for the table `npm test` prints.
 //
@@ -91,6 +92,13 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   delay?: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
   /** Paths walked after the others, e.g. one that really deletes what the other paths walk on. */
   runLast?: (path: ModelPath) => boolean;
+  /**
+   * After a path that passed: bring its page back to what `open` gives, without a reload, and say so (true); the next
+   * path of the same input then walks on that page instead of a new one. Only where the page's actor is then as a
+   * fresh one would be (its initial state, nothing in its context that a later step reads); false closes the page.
+   * `last` is the node actor's final snapshot of the path.
+   */
+  reuse?: (walk: WalkContext<TWorld>, last: AnyMachineSnapshot) => Promise<boolean>;
   /** Called once after the last path, e.g. to close a browser context that `open` keeps for every path. */
   finish?: () => Promise<void>;
   /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
@@ -336,15 +344,21 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     test('walks the picked generated paths', async ({ browser, baseURL }) => {
       const { picked } = await planOnce();
       test.setTimeout(60_000 * Math.max(1, picked.length));
+      // The page a passed path left where `open` leaves it (model.reuse), for the next path of the same input.
+      let spare: OpenWalk | undefined;
       try {
         for (const [n, { path, variant }] of picked.entries()) {
           const kind = variant.name ? `${path.kind}, ${variant.name}` : path.kind;
           const id = pathId(variant.name, path);
           await test.step(`path ${n + 1}/${picked.length} ${id} (${kind}): ${path.description}`, async () => {
-            await walkPath(anyModel, variant, path, browser, baseURL!, covered);
+            const reused = spare?.variant === variant ? spare : undefined;
+            if (spare && !reused) await spare.close();
+            spare = undefined;
+            spare = await walkPath(anyModel, variant, path, reused ?? { ...(await variant.open({ browser, baseURL: baseURL!, path })), variant }, covered);
           });
         }
       } finally {
+        await spare?.close();
         await model.finish?.();
       }
     });
@@ -369,18 +383,20 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
   });
 }
 
+type OpenWalk = WalkContext<unknown> & { close: () => Promise<void>; variant: Variant };
+
+/** Walks one path on the page given; returns the page when the model brought it back for the next path, else closes it. */
 async function walkPath(
   model: BrowserModel<AnyStateMachine, unknown>,
   variant: Variant,
   path: ModelPath,
-  browser: Browser,
-  baseURL: string,
+  walk: OpenWalk,
   covered: { states: Set<string>; transitions: Set<string> },
-): Promise<void> {
+): Promise<OpenWalk | undefined> {
   const { driver, stepTransitions } = trackedDriver(model, variant);
-  const walk = await variant.open({ browser, baseURL, path });
   driver.actor.start();
   let at = 0;
+  let kept = false;
   try {
     for (const [index, step] of path.steps.entries()) {
       at = index;
@@ -405,10 +421,12 @@ async function walkPath(
       for (const node of snapshot._nodes) if (keyOf(node)) covered.states.add(keyOf(node));
       for (const id of stepTransitions.splice(0)) covered.transitions.add(id);
     }
+    kept = (await model.reuse?.(walk, driver.actor.getSnapshot())) ?? false;
+    return kept ? walk : undefined;
   } catch (cause) {
     throw new Error(pathFailureReport({ machine: model.name, variant: variant.name, path, failedStep: at, cause }), { cause });
   } finally {
     driver.actor.stop();
-    await walk.close();
+    if (!kept) await walk.close();
   }
 }

@@ -96,6 +96,12 @@ describeBrowserModel('qryn token creation: generated paths in the browser', {
     const gate = await RequestGate.install(page, { createToken: { method: 'POST', path: /\/integrations\/qryn\/tokens\/?$/ } });
     return { page, world: { gate }, close: () => page.close() };
   },
+  // A path that ends with the modal closed leaves the page as `open` gives it: 'token.open' starts the form afresh.
+  reuse: async (walk, last) => {
+    if (!last.matches('closed')) return false;
+    await walk.world.gate.reset();
+    return true;
+  },
   finish: finishShared,
   states: {
     closed: async (walk) => {
@@ -160,7 +166,7 @@ describeBrowserModel('qryn token creation: generated paths in the browser', {
 // ---------------------------------------------------------------------------------------------------------------
 // confirmed-change, as the token's delete modal
 
-type DeleteWalk = WalkContext<{ gate: RequestGate<'applyChange'> }>;
+type DeleteWalk = WalkContext<{ gate: RequestGate<'applyChange'>; deleted: boolean }>;
 
 const DOOMED = 'walk doomed';
 const GONE_REFUSAL = 'There is no token 7 in this qryn instance.';
@@ -189,7 +195,13 @@ describeBrowserModel('confirmed change (a qryn token deleted): generated paths i
     }
     await expect(page.getByRole('button', { name: `Delete token ${DOOMED}` })).toBeVisible({ timeout: 30_000 });
     const gate = await RequestGate.install(page, { applyChange: { method: 'DELETE', path: /\/integrations\/qryn\/tokens\/\d+$/ } });
-    return { page, world: { gate }, close: () => page.close() };
+    return { page, world: { gate, deleted: false }, close: () => page.close() };
+  },
+  // A path that ends with the modal closed and the token still there leaves the page as `open` gives it.
+  reuse: async (walk, last) => {
+    if (!last.matches('closed') || walk.world.deleted) return false;
+    await walk.world.gate.reset();
+    return true;
   },
   finish: finishShared,
   states: {
@@ -219,6 +231,7 @@ describeBrowserModel('confirmed change (a qryn token deleted): generated paths i
     'xstate.done.actor.applyChange': {
       perform: async (walk) => {
         await walk.world.gate.release('applyChange');
+        walk.world.deleted = true;
         await expect(walk.page.getByText('The token has been deleted!').first()).toBeVisible();
         await expect(walk.page.getByRole('button', { name: `Delete token ${DOOMED}` })).toHaveCount(0);
       },
