@@ -40,7 +40,6 @@ export function mapProblems(model: BrowserMap): string[] {
 const NOT_YET = 'no generated walk yet; hand-written browser specs cover its screen';
 const EXPLORER = "no generated walk yet: the explorer's views and machines are being reworked; e2e/qryn-explorer*.spec.ts cover its screens";
 export const WALKS_NOT_WRITTEN: Record<string, string> = {
-  'account-deletion': NOT_YET,
   // Walked once on a fresh Acme project with qryn: the real server answered the confirm with 409 "already scheduled
   // for cancellation", so the walk needs a subscription that stays active (a card on file, as e2e/stack.spec.ts sets).
   'cancel-subscription': `${NOT_YET}; a fresh project's qryn subscription answered the confirm with 409 (already scheduled for cancellation), so its walk needs a subscription kept active by a card on file`,

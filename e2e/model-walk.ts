@@ -110,6 +110,18 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   variants?: InputVariant<TWorld>[];
 }
 
+/**
+ * A model's `reuse` for a page whose flow ended back in `state` (the one `open` leaves it in): the page's request gate
+ * is emptied for the next path. `unless` names what else the path may have changed that `open` would set up again.
+ */
+export function reuseIn<TWorld extends { gate: { reset(): Promise<void> } }>(state: string, unless: (world: TWorld) => boolean = () => false) {
+  return async (walk: WalkContext<TWorld>, last: AnyMachineSnapshot): Promise<boolean> => {
+    if (!last.matches(state) || unless(walk.world)) return false;
+    await walk.world.gate.reset();
+    return true;
+  };
+}
+
 /** A variant as walked: its own `open` or the model's. */
 interface Variant {
   name: string;

@@ -7,7 +7,7 @@ import type { BrowserContext } from '@playwright/test';
 import { projectDeletionMachine, PROJECT_NAME_MISMATCH } from '../src/machines/project-deletion/project-deletion.machine';
 import { enterAcme, freshAcmeProject, type AcmeSession } from './acme-session';
 import { asRole, expect } from './fixtures';
-import { describeBrowserModel, type WalkContext } from './model-walk';
+import { describeBrowserModel, reuseIn, type WalkContext } from './model-walk';
 import { RequestGate } from './request-gate';
 
 const SAMPLE = { id: 1, name: 'Walk doomed', slug: 'walk-doomed' };
@@ -66,11 +66,7 @@ describeBrowserModel('project deletion: generated paths in the browser', {
     };
   },
   // A path that ends with the modal closed leaves the project and the page as `open` gives them.
-  reuse: async (walk, last) => {
-    if (!last.matches('closed')) return false;
-    await walk.world.gate.reset();
-    return true;
-  },
+  reuse: reuseIn('closed'),
   finish: async () => {
     await context?.close();
     context = undefined;

@@ -11,7 +11,7 @@ import { qrynTokenCreateMachine } from '../src/machines/qryn-token-create/qryn-t
 import { recordAccessTokens, type ReceivedToken } from './access-tokens';
 import { enterAcme } from './acme-session';
 import { asRole, expect } from './fixtures';
-import { describeBrowserModel, type WalkContext } from './model-walk';
+import { describeBrowserModel, reuseIn, type WalkContext } from './model-walk';
 import { RequestGate } from './request-gate';
 import { freshQrynProject } from './walk-projects';
 
@@ -97,11 +97,7 @@ describeBrowserModel('qryn token creation: generated paths in the browser', {
     return { page, world: { gate }, close: () => page.close() };
   },
   // A path that ends with the modal closed leaves the page as `open` gives it: 'token.open' starts the form afresh.
-  reuse: async (walk, last) => {
-    if (!last.matches('closed')) return false;
-    await walk.world.gate.reset();
-    return true;
-  },
+  reuse: reuseIn('closed'),
   finish: finishShared,
   states: {
     closed: async (walk) => {
@@ -198,11 +194,7 @@ describeBrowserModel('confirmed change (a qryn token deleted): generated paths i
     return { page, world: { gate, deleted: false }, close: () => page.close() };
   },
   // A path that ends with the modal closed and the token still there leaves the page as `open` gives it.
-  reuse: async (walk, last) => {
-    if (!last.matches('closed') || walk.world.deleted) return false;
-    await walk.world.gate.reset();
-    return true;
-  },
+  reuse: reuseIn<DeleteWalk['world']>('closed', (world) => world.deleted),
   finish: finishShared,
   states: {
     closed: async (walk) => {
