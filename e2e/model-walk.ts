@@ -10,7 +10,8 @@
 // event or sample are set aside (their first such step names the reason for what only they cover; the part before
 // that step is tried on its own when it covers what no walkable path does); of the rest, a
 // greedy pick keeps the fewest paths that cover everything the walkable paths cover, shortest first. In the browser,
-// each path runs on a fresh page from the model's `open`, and after every step the walk asserts what a person sees
+// each path runs on a fresh page from the model's `open` (or, when the model's `reuse` brought the last path's page
+// back to where `open` leaves it, on that page), and after every step the walk asserts what a person sees
 // for each active leaf state, with the node actor kept in step to tell which states those are and which transitions
 // were taken. Coverage is written to .tmp/model-coverage/browser/<machine>.json for the table `npm test` prints.
 //
@@ -20,6 +21,13 @@
 // walked with its variant's input (node actor and page), and one coverage record is written for the machine: what
 // any variant covered, the generated paths of all variants, and reasons only for what no variant's walkable paths
 // reach. Without `variants` the machine is walked from its samples' input.
+//
+// Each path has an id (a hash of its input and events, e2e/model-map.ts). A failed path prints the one-line command
+// that replays only it (`npm run test:path -- <machine> <id>`, scripts/test-path.ts: MODEL_PATH=<machine>:<id> makes
+// the walk play that path alone and skip the coverage record) and its steps in words. A full walk also writes the
+// committed snapshot docs/statecharts/browser-coverage/<machine>.json that the statechart studio shows.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { AnyEventObject, AnyMachineSnapshot, AnyStateMachine, AnyTransitionDefinition } from 'xstate';
 import {
@@ -34,8 +42,8 @@ import {
   type ModelPath,
   type ModelSamples,
 } from '../src/lib/model-paths';
-import { writeBrowserCoverage } from '../tests/support/model-coverage';
-import { mapProblems, type Unreachable } from './model-map';
+import { writeBrowserCoverage, type MachineCoverage } from '../tests/support/model-coverage';
+import { mapProblems, pathFailureReport, pathId, type Unreachable } from './model-map';
 import { expect, test } from './fixtures';
 
 export type { Unreachable };
@@ -84,6 +92,13 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
   delay?: (walk: WalkContext<TWorld>, event: AnyEventObject) => Promise<void>;
   /** Paths walked after the others, e.g. one that really deletes what the other paths walk on. */
   runLast?: (path: ModelPath) => boolean;
+  /**
+   * After a path that passed: bring its page back to what `open` gives, without a reload, and say so (true); the next
+   * path of the same input then walks on that page instead of a new one. Only where the page's actor is then as a
+   * fresh one would be (its initial state, nothing in its context that a later step reads); false closes the page.
+   * `last` is the node actor's final snapshot of the path.
+   */
+  reuse?: (walk: WalkContext<TWorld>, last: AnyMachineSnapshot) => Promise<boolean>;
   /** Called once after the last path, e.g. to close a browser context that `open` keeps for every path. */
   finish?: () => Promise<void>;
   /** A fresh page at the flow's screen, before the machine's first state is checked; `path` tells which path runs. */
@@ -93,6 +108,18 @@ export interface BrowserModel<TMachine extends AnyStateMachine, TWorld> {
    * input that a page load decides). Without it, the samples' input.
    */
   variants?: InputVariant<TWorld>[];
+}
+
+/**
+ * A model's `reuse` for a page whose flow ended back in `state` (the one `open` leaves it in): the page's request gate
+ * is emptied for the next path. `unless` names what else the path may have changed that `open` would set up again.
+ */
+export function reuseIn<TWorld extends { gate: { reset(): Promise<void> } }>(state: string, unless: (world: TWorld) => boolean = () => false) {
+  return async (walk: WalkContext<TWorld>, last: AnyMachineSnapshot): Promise<boolean> => {
+    if (!last.matches(state) || unless(walk.world)) return false;
+    await walk.world.gate.reset();
+    return true;
+  };
 }
 
 /** A variant as walked: its own `open` or the model's. */
@@ -248,6 +275,20 @@ async function walkablePrefixes(model: BrowserModel<AnyStateMachine, unknown>, p
   return prefixes;
 }
 
+/** `MODEL_PATH=<machine>:<id>`: the one path to replay, or undefined for a full walk (of this machine or any). */
+function replayedPath(machine: string): string | undefined {
+  const [name, id] = (process.env.MODEL_PATH ?? '').split(':');
+  return name === machine && id ? id : undefined;
+}
+
+/** The walk's record for the statechart studio, committed beside the diagrams (docs/statecharts/browser-coverage). */
+function writeCoverageSnapshot(coverage: MachineCoverage): void {
+  const dir = resolve(process.cwd(), 'docs', 'statecharts', 'browser-coverage');
+  mkdirSync(dir, { recursive: true });
+  const snapshot = { ...coverage, date: new Date().toISOString().slice(0, 10) };
+  writeFileSync(join(dir, `${coverage.machine}.json`), `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
 /** The fewest walkable paths that cover what all walkable paths cover (greedy, shortest first on ties). */
 function pickPaths(planned: PlannedPath[]): PlannedPath[] {
   const walkable = planned.filter((p) => !p.blocked).sort((a, b) => a.path.steps.length - b.path.steps.length);
@@ -273,6 +314,7 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
   const variants = variantsOf(anyModel);
   const covered = { states: new Set<string>(), transitions: new Set<string>() };
   let plan: { picked: PlannedPath[]; generated: number; reasons: Map<string, string> } | undefined;
+  const replay = replayedPath(model.name);
   const planOnce = async () => {
     if (plan) return plan;
     const planned = (
@@ -281,7 +323,12 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     const generated = planned.length;
     planned.push(...(await walkablePrefixes(anyModel, planned)));
     planned.push(...(await splicedEdges(anyModel, planned)));
-    const picked = pickPaths(planned);
+    const walkable = planned.filter((p) => !p.blocked);
+    const picked = replay ? walkable.filter((p) => pathId(p.variant.name, p.path) === replay).slice(0, 1) : pickPaths(planned);
+    if (replay && picked.length === 0) {
+      const ids = [...new Set(walkable.map((p) => pathId(p.variant.name, p.path)))].join(', ');
+      throw new Error(`${model.name} has no walkable path ${replay}; its walkable paths are ${ids}`);
+    }
     if (model.runLast) picked.sort((a, b) => Number(model.runLast!(a.path)) - Number(model.runLast!(b.path)));
     const reachable = new Set(picked.flatMap((p) => [...p.states, ...p.transitions]));
     // What only blocked paths reach, with the reason of the step that reaches it first.
@@ -299,6 +346,8 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
 
   test.describe(title, () => {
     test.describe.configure({ mode: 'serial' });
+    // Replaying one path of another machine (a spec file may walk several): nothing of this one runs.
+    test.skip(Boolean(process.env.MODEL_PATH) && replay === undefined, 'another machine is replaying one path');
 
     test('the browser map covers every state and event of the machine', () => {
       expect(mapProblems(anyModel)).toEqual([]);
@@ -309,48 +358,62 @@ export function describeBrowserModel<TMachine extends AnyStateMachine, TWorld>(t
     test('walks the picked generated paths', async ({ browser, baseURL }) => {
       const { picked } = await planOnce();
       test.setTimeout(60_000 * Math.max(1, picked.length));
+      // The page a passed path left where `open` leaves it (model.reuse), for the next path of the same input.
+      let spare: OpenWalk | undefined;
       try {
         for (const [n, { path, variant }] of picked.entries()) {
           const kind = variant.name ? `${path.kind}, ${variant.name}` : path.kind;
-          await test.step(`path ${n + 1}/${picked.length} (${kind}): ${path.description}`, async () => {
-            await walkPath(anyModel, variant, path, browser, baseURL!, covered);
+          const id = pathId(variant.name, path);
+          await test.step(`path ${n + 1}/${picked.length} ${id} (${kind}): ${path.description}`, async () => {
+            const reused = spare?.variant === variant ? spare : undefined;
+            if (spare && !reused) await spare.close();
+            spare = undefined;
+            spare = await walkPath(anyModel, variant, path, reused ?? { ...(await variant.open({ browser, baseURL: baseURL!, path })), variant }, covered);
           });
         }
       } finally {
+        await spare?.close();
         await model.finish?.();
       }
     });
 
     test('covers every state and transition a browser can reach', async () => {
+      test.skip(replay !== undefined, `replaying path ${replay} alone`);
       const { reasons } = await planOnce();
       const missingStates = ids.states.filter((id) => !covered.states.has(id));
       const missingTransitions = ids.transitions.filter((id) => !covered.transitions.has(id));
-      writeBrowserCoverage({
+      const coverage: MachineCoverage = {
         machine: model.name,
         states: { covered: ids.states.length - missingStates.length, total: ids.states.length, missing: missingStates },
         transitions: { covered: ids.transitions.length - missingTransitions.length, total: ids.transitions.length, missing: missingTransitions },
         paths: { generated, machine: 0, view: plan?.picked.length ?? 0 },
         reasons: Object.fromEntries([...missingStates, ...missingTransitions].map((id) => [id, reasons.get(id) ?? 'not walked'])),
-      });
+      };
+      writeBrowserCoverage(coverage);
+      writeCoverageSnapshot(coverage);
       const unexplained = [...missingStates, ...missingTransitions].filter((id) => !reasons.has(id));
       expect(unexplained, 'reachable in the browser but not covered by the walk').toEqual([]);
     });
   });
 }
 
+type OpenWalk = WalkContext<unknown> & { close: () => Promise<void>; variant: Variant };
+
+/** Walks one path on the page given; returns the page when the model brought it back for the next path, else closes it. */
 async function walkPath(
   model: BrowserModel<AnyStateMachine, unknown>,
   variant: Variant,
   path: ModelPath,
-  browser: Browser,
-  baseURL: string,
+  walk: OpenWalk,
   covered: { states: Set<string>; transitions: Set<string> },
-): Promise<void> {
+): Promise<OpenWalk | undefined> {
   const { driver, stepTransitions } = trackedDriver(model, variant);
-  const walk = await variant.open({ browser, baseURL, path });
   driver.actor.start();
+  let at = 0;
+  let kept = false;
   try {
     for (const [index, step] of path.steps.entries()) {
+      at = index;
       if (index > 0 && step.event.type.startsWith('xstate.after.')) {
         // The page's own timer: the next state's check waits for it.
         if (model.delay) await model.delay(walk, step.event);
@@ -372,8 +435,12 @@ async function walkPath(
       for (const node of snapshot._nodes) if (keyOf(node)) covered.states.add(keyOf(node));
       for (const id of stepTransitions.splice(0)) covered.transitions.add(id);
     }
+    kept = (await model.reuse?.(walk, driver.actor.getSnapshot())) ?? false;
+    return kept ? walk : undefined;
+  } catch (cause) {
+    throw new Error(pathFailureReport({ machine: model.name, variant: variant.name, path, failedStep: at, cause }), { cause });
   } finally {
     driver.actor.stop();
-    await walk.close();
+    if (!kept) await walk.close();
   }
 }

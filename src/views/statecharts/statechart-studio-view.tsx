@@ -1,6 +1,7 @@
 // /statecharts and /statecharts/{machine}: the statechart studio for QA engineers and designers. Every machine of
 // the console (src/machines/machine-catalogue.ts) with its header comment; one machine drawn, stepped event by
-// event from a fresh actor with harmless doubles, and the paths its model test replays played step by step.
+// event from a fresh actor with harmless doubles, the paths its model test replays played step by step, and what
+// its browser walk covered in its last recorded run.
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { css, cx } from 'styled-system/css';
@@ -10,6 +11,7 @@ import { Skeleton } from '../../components/ui/spinner';
 import { describeEvent, safeJson } from '../../lib/model-paths';
 import { MACHINE_CATALOGUE, headerComment, type LoadedMachine, type MachineEntry } from '../../machines/machine-catalogue';
 import { useDocumentTitle } from '../stack/use-document-title';
+import { BrowserCoveragePanel } from './browser-coverage-panel';
 import { StatechartDiagram } from './statechart-diagram';
 import { machineCounts, purposeOf } from './statechart-graph';
 import { samplesFor, useStudioSession } from './use-studio-session';
@@ -180,6 +182,7 @@ function MachinePanel({ entry, projectSlug }: { entry: MachineEntry; projectSlug
         <summary className={css({ cursor: 'pointer', fontWeight: 'medium' })}>Header comment</summary>
         <pre className={css({ whiteSpace: 'pre-wrap', textStyle: 'xs', color: 'fg.muted', mt: '2', fontFamily: 'mono' })}>{headerComment(loaded.source)}</pre>
       </details>
+      <BrowserCoveragePanel machineId={entry.id} />
       <Stepper entry={entry} loaded={loaded} />
     </section>
   );
