@@ -44,7 +44,7 @@ describe('docs describe what is', () => {
     expect(rows.length).toBeGreaterThan(10);
     const bad = rows.filter((row) => {
       const cells = row.replace(/\\\|/g, '').split('|').slice(1, -1).map((cell) => cell.trim());
-      return cells.length !== 5 || !/20\d\d-[01]\d-[0-3]\d/.test(cells[2]) || !/npm run|tsx|same/.test(cells[4]);
+      return cells.length !== 5 || !/20\d\d-[01]\d-[0-3]\d/.test(cells[2]) || !/npm run|npx|tsx|same/.test(cells[4]);
     });
     expect(bad).toEqual([]);
   });
