@@ -192,9 +192,12 @@ describeBrowserModel('loggen run: generated paths in the browser', {
     'run.progress': {
       perform: async (walk, event) => {
         const { current, max } = event as unknown as RunProgress;
+        // The run is real and the server reads its progress every so often: on a busy machine a read can fall past the
+        // sample's figure, so the walk takes the first chunk at or past it, still running, and the page must show that.
         const chunk = await stream(walk).pass((c) => c.current >= current);
-        expect(chunk, 'the real run reached the sample’s progress').toEqual({ current, max, status: 'running' });
-        walk.world.progress = { current, max };
+        expect(chunk, 'the real run reached the sample’s progress').toMatchObject({ max, status: 'running' });
+        expect(chunk.current).toBeGreaterThanOrEqual(current);
+        walk.world.progress = { current: chunk.current, max };
       },
     },
     'run.stop': {
@@ -213,8 +216,11 @@ describeBrowserModel('loggen run: generated paths in the browser', {
         const check = walk.world.relay.next();
         await walk.world.gate.releaseVia('watch', walk.world.relay.origin);
         // The page opened when the run was where the sample says.
-        expect(await (await check).startAt((c) => c.current >= found.current), 'the real run at the sample’s progress').toEqual(found);
-        walk.world.progress = { current: found.current, max: found.max };
+        // The run kept going while the page opened: it is found at or past the sample's progress, still running.
+        const at = await (await check).startAt((c) => c.current >= found.current);
+        expect(at, 'the real run at the sample’s progress').toMatchObject({ max: found.max, status: 'running' });
+        expect(at.current).toBeGreaterThanOrEqual(found.current);
+        walk.world.progress = { current: at.current, max: found.max };
         // It then follows the run: the relay holds the chunks that come next.
         const follow = walk.world.relay.next();
         await walk.world.gate.releaseVia('watch', walk.world.relay.origin);
