@@ -1,11 +1,27 @@
 // The explorer's state in the address, with the console's URL-state rules (src/lib/url-state.ts): named values read
 // on load and written on run, absent when they hold their default, and only the explorer's own parameters touched
 // (anything else in the address is left alone). A shared link therefore reopens the same language, query, time
-// range, refresh, view and trace. Also the time ranges: the relative ones (last 5m … 7d) and absolute ones, with the
+// range, refresh, view, trace, query type and step. A split view's second pane keeps its own language, query, view and trace under
+// `right.` names (`right.language` present means the pane is open); the time range and refresh are the two panes'.
+// Also the time ranges: the relative ones (last 5m … 7d) and absolute ones, with the
 // messages shown at their fields.
 
 export type ExplorerLanguage = 'promql' | 'logql' | 'traceql';
 export type ExplorerView = 'chart' | 'table';
+/** A metric query run over the range (a chart) or at its end (a table), Grafana's "Query type". */
+export type MetricKind = 'range' | 'instant';
+
+/** The metric step: auto (from the range) or seconds; `step` in the address, absent for auto. */
+export const STEPS = [
+  { value: 'auto', label: 'Auto' },
+  { value: '15', label: '15s' },
+  { value: '30', label: '30s' },
+  { value: '60', label: '1m' },
+  { value: '300', label: '5m' },
+  { value: '900', label: '15m' },
+  { value: '3600', label: '1h' },
+] as const;
+export type StepValue = (typeof STEPS)[number]['value'];
 
 /** The language switch's words in the address and on screen: Metrics = PromQL, Logs = LogQL, Traces = TraceQL. */
 export const LANGUAGES: { value: ExplorerLanguage; param: string; label: string; language: string }[] = [
@@ -50,10 +66,31 @@ export interface ExplorerUrlState {
   refresh: RefreshValue;
   view: ExplorerView;
   traceId: string | null;
+  kind: MetricKind;
+  step: StepValue;
 }
 
 export const DEFAULT_RANGE = 'now-1h';
-export const EXPLORER_PARAMS = ['language', 'query', 'from', 'to', 'refresh', 'view', 'traceId'] as const;
+export const EXPLORER_PARAMS = ['language', 'query', 'from', 'to', 'refresh', 'view', 'traceId', 'type', 'step'] as const;
+/** What each pane of a split view has of its own; the rest (range, refresh) the panes share. */
+const PANE_PARAMS: readonly string[] = ['language', 'query', 'view', 'traceId', 'type', 'step'];
+const RIGHT = 'right.';
+
+export type PaneSide = 'left' | 'right';
+
+/** A parameter's name in the address for a pane: the left pane's are the plain names, so older links still open. */
+const paramOf = (side: PaneSide, name: string) => (side === 'right' && PANE_PARAMS.includes(name) ? RIGHT + name : name);
+
+export function hasRightPane(params: URLSearchParams): boolean {
+  return params.has(`${RIGHT}language`);
+}
+
+/** The address without the right pane (the left one and everything else as they were). */
+export function closeRightPane(params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const name of PANE_PARAMS) next.delete(RIGHT + name);
+  return next;
+}
 
 export const DEFAULT_EXPLORER_STATE: ExplorerUrlState = {
   language: 'promql',
@@ -62,32 +99,40 @@ export const DEFAULT_EXPLORER_STATE: ExplorerUrlState = {
   refresh: 'off',
   view: 'chart',
   traceId: null,
+  kind: 'range',
+  step: 'auto',
 };
 
 const TRACE_ID = /^[0-9a-f]{1,32}$/i;
 
 /** The explorer's state from the address; a value that is not one of the choices reads as its default. */
-export function readExplorerUrl(params: URLSearchParams): ExplorerUrlState {
-  const language = LANGUAGES.find((l) => l.param === params.get('language'))?.value ?? DEFAULT_EXPLORER_STATE.language;
+export function readExplorerUrl(params: URLSearchParams, side: PaneSide = 'left'): ExplorerUrlState {
+  const pane = (name: string) => params.get(paramOf(side, name));
+  const language = LANGUAGES.find((l) => l.param === pane('language'))?.value ?? DEFAULT_EXPLORER_STATE.language;
   const from = params.get('from');
   const to = params.get('to');
   let range: ExplorerRangeSetting = DEFAULT_EXPLORER_STATE.range;
   if (from && RELATIVE_RANGES.some((r) => r.value === from) && (to === null || to === 'now')) range = { kind: 'relative', value: from };
   else if (from && to && /^\d{1,15}$/.test(from) && /^\d{1,15}$/.test(to) && Number(from) < Number(to)) range = { kind: 'absolute', from: Number(from), to: Number(to) };
   const refresh = REFRESH_OPTIONS.find((r) => r.value === params.get('refresh'))?.value ?? 'off';
-  const view = params.get('view') === 'table' ? 'table' : 'chart';
-  const traceId = params.get('traceId');
-  return { language, query: params.get('query') ?? '', range, refresh, view, traceId: traceId && TRACE_ID.test(traceId) ? traceId.toLowerCase() : null };
+  const view = pane('view') === 'table' ? 'table' : 'chart';
+  const traceId = pane('traceId');
+  const kind = pane('type') === 'instant' ? 'instant' : 'range';
+  const step = STEPS.find((s) => s.value === pane('step'))?.value ?? 'auto';
+  return { language, query: pane('query') ?? '', range, refresh, view, traceId: traceId && TRACE_ID.test(traceId) ? traceId.toLowerCase() : null, kind, step };
 }
 
-/** Writes the explorer's parameters (defaults left out) and leaves every other parameter as it was. */
-export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlState): URLSearchParams {
+/**
+ * Writes a pane's parameters and the shared ones (defaults left out) and leaves every other parameter, the other
+ * pane's included, as it was. The right pane's language is always written: it is what says the pane is open.
+ */
+export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlState, side: PaneSide = 'left'): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const name of EXPLORER_PARAMS) next.delete(name);
+  for (const name of EXPLORER_PARAMS) next.delete(paramOf(side, name));
   const put = (name: string, value: string | null, fallback: string | null) => {
-    if (value !== null && value !== '' && value !== fallback) next.set(name, value);
+    if (value !== null && value !== '' && value !== fallback) next.set(paramOf(side, name), value);
   };
-  put('language', LANGUAGES.find((l) => l.value === state.language)!.param, 'metrics');
+  put('language', LANGUAGES.find((l) => l.value === state.language)!.param, side === 'right' ? null : 'metrics');
   put('query', state.query, '');
   if (state.range.kind === 'relative') put('from', state.range.value, DEFAULT_RANGE);
   else {
@@ -97,6 +142,8 @@ export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlStat
   put('refresh', state.refresh, 'off');
   put('view', state.view, 'chart');
   put('traceId', state.traceId, null);
+  put('type', state.kind, 'range');
+  put('step', state.step, 'auto');
   return next;
 }
 

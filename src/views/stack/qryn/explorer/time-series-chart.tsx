@@ -1,5 +1,7 @@
 // A metric range result drawn with uPlot (what Grafana draws with): one line per series, its legend listing each
-// series' labels, and the hovered time's values in the legend (uPlot's live legend follows the cursor).
+// series' labels, and the hovered time's values in the legend (uPlot's live legend follows the cursor). A drag across
+// the chart selects a time range and hands it on (onZoom) rather than zooming the drawing, so the range goes into the
+// address and every query runs over it, as in Grafana's Explore.
 import { useEffect, useRef, useState } from "react";
 import { css } from "styled-system/css";
 import type uPlot from "uplot";
@@ -26,12 +28,16 @@ export const seriesColour = (index: number) => PALETTE[index % PALETTE.length]!;
 export function TimeSeriesChart({
   data,
   height = 320,
+  onZoom,
 }: {
   data: ChartData;
   height?: number;
+  onZoom?: (range: { from: number; to: number }) => void;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
+  const zoom = useRef(onZoom);
+  zoom.current = onZoom;
 
   useEffect(() => {
     const element = host.current;
@@ -71,7 +77,20 @@ export function TimeSeriesChart({
               })),
             ],
             legend: { live: true },
-            cursor: { drag: { x: true, y: false } },
+            cursor: { drag: { x: true, y: false, setScale: false } },
+            hooks: {
+              setSelect: [
+                (u: uPlot) => {
+                  const { left, width } = u.select;
+                  // A click is a selection of a few pixels: not a range.
+                  if (width < 3) return;
+                  const from = Math.round(u.posToVal(left, "x") * 1000);
+                  const to = Math.round(u.posToVal(left + width, "x") * 1000);
+                  u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+                  if (to > from) zoom.current?.({ from, to });
+                },
+              ],
+            },
           },
           [data.xs, ...data.ys] as uPlot.AlignedData,
           element,

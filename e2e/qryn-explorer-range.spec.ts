@@ -1,0 +1,60 @@
+// The explorer's address holds the whole view: the metric step and query type survive a reload; a drag across the
+// chart sets the shared time range (absolute, in the address, every query run over it) and Zoom out widens it.
+import { enterAcme } from './acme-session';
+import { asRole, expect, test } from './fixtures';
+import { freshQrynProject } from './qryn-explorer-setup';
+
+const rangeOf = (address: string) => {
+  const params = new URL(address).searchParams;
+  return { from: Number(params.get('from')), to: Number(params.get('to')) };
+};
+
+test.describe('the qryn explorer address and range as the owner', () => {
+  test.use(asRole('owner'));
+
+  test('step and query type survive a reload; a drag on the chart sets the range; Zoom out doubles it', async ({ page }) => {
+    test.setTimeout(180_000);
+    const session = await enterAcme(page);
+    const { project } = await freshQrynProject(session, 'Explorer range');
+    await page.goto(`/${project.slug}/stack/qryn/view?language=metrics&query=${encodeURIComponent('vector(3)')}`);
+    const results = page.getByRole('region', { name: 'Metric results' });
+    await expect(results.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible({ timeout: 30_000 });
+
+    await results.getByRole('combobox', { name: 'Step' }).selectOption('60');
+    await expect.poll(() => new URL(page.url()).searchParams.get('step')).toBe('60');
+    await page.reload();
+    await expect(results.getByRole('combobox', { name: 'Step' })).toHaveValue('60');
+    await expect(results.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible({ timeout: 30_000 });
+
+    await results.getByRole('combobox', { name: 'Query type' }).selectOption('instant');
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('instant');
+    await page.reload();
+    await expect(results.getByRole('combobox', { name: 'Query type' })).toHaveValue('instant');
+    await expect(results.getByRole('table', { name: 'Results' })).toContainText('3');
+    await results.getByRole('combobox', { name: 'Query type' }).selectOption('range');
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBeNull();
+
+    // A drag over the middle half of the chart's plot: about the middle half of the last hour, in the address.
+    const chart = results.getByRole('figure', { name: 'Chart of 1 series' });
+    await expect(chart.locator('.u-over')).toBeVisible();
+    await chart.locator('.u-over').scrollIntoViewIfNeeded();
+    const box = (await chart.locator('.u-over').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => new URL(page.url()).searchParams.get('to') ?? '').toMatch(/^\d+$/);
+    const dragged = rangeOf(page.url());
+    expect(dragged.to - dragged.from).toBeGreaterThan(20 * 60_000);
+    expect(dragged.to - dragged.from).toBeLessThan(40 * 60_000);
+    await expect(page.getByRole('combobox', { name: 'Time range' })).toHaveValue('absolute');
+    await expect(chart).toBeVisible();
+
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await expect.poll(() => rangeOf(page.url()).to - rangeOf(page.url()).from).toBe(2 * (dragged.to - dragged.from));
+    // Back returns to the dragged range.
+    await page.goBack();
+    await expect.poll(() => rangeOf(page.url())).toEqual(dragged);
+  });
+});
