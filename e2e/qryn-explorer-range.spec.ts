@@ -57,4 +57,36 @@ test.describe('the qryn explorer address and range as the owner', () => {
     await page.goBack();
     await expect.poll(() => rangeOf(page.url())).toEqual(dragged);
   });
+
+  test('a typed range: now-based times kept as typed, checked at the field, evaluated at each run', async ({ page }) => {
+    test.setTimeout(180_000);
+    const session = await enterAcme(page);
+    const { project } = await freshQrynProject(session, 'Explorer typed range');
+    await page.goto(`/${project.slug}/stack/qryn/view?language=metrics&query=${encodeURIComponent('vector(3)')}`);
+    await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible({ timeout: 30_000 });
+
+    await page.getByRole('combobox', { name: 'Time range' }).selectOption('absolute');
+    const form = page.getByRole('form', { name: 'Custom time range' });
+    // The fields start from the range in force, as Grafana writes it.
+    await expect(form.getByRole('textbox', { name: 'From' })).toHaveValue('now-1h');
+    await expect(form.getByRole('textbox', { name: 'To' })).toHaveValue('now');
+    await form.getByRole('textbox', { name: 'From' }).fill('now-3q');
+    await form.getByRole('button', { name: 'Apply range' }).click();
+    await expect(form.getByText('Enter a time as YYYY-MM-DD HH:mm:ss (UTC), or relative to now such as now-3h or now-1d/d.')).toBeVisible();
+    expect(new URL(page.url()).searchParams.get('from')).toBeNull();
+
+    await form.getByRole('textbox', { name: 'From' }).fill('now-1d/d');
+    await form.getByRole('textbox', { name: 'To' }).fill('now-1d/d');
+    await form.getByRole('button', { name: 'Apply range' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('now-1d/d');
+    expect(new URL(page.url()).searchParams.get('to')).toBe('now-1d/d');
+    // Yesterday in UTC, whole.
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await expect(form.getByText(`Now ${day} 00:00:00 to ${day} 23:59:59 UTC`)).toBeVisible();
+    await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Custom time range' }).getByRole('textbox', { name: 'From' })).toHaveValue('now-1d/d');
+    await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible({ timeout: 30_000 });
+  });
 });

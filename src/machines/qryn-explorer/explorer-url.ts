@@ -6,6 +6,8 @@
 // Also the time ranges: the relative ones (last 5m … 7d) and absolute ones, with the
 // messages shown at their fields.
 
+import { evaluateTimeExpression, isTimeExpression } from './time-expression';
+
 export type ExplorerLanguage = 'promql' | 'logql' | 'traceql';
 export type ExplorerView = 'chart' | 'table';
 /** A metric query run over the range (a chart) or at its end (a table), Grafana's "Query type". */
@@ -57,7 +59,15 @@ export type RefreshValue = (typeof REFRESH_OPTIONS)[number]['value'];
  * The time range as the address holds it: relative (`from=now-1h`, `to=now`) or absolute (epoch milliseconds in
  * both), Grafana's way of writing it, so links are short and exact.
  */
-export type ExplorerRangeSetting = { kind: 'relative'; value: string } | { kind: 'absolute'; from: number; to: number };
+export type ExplorerRangeSetting =
+  | { kind: 'relative'; value: string }
+  | { kind: 'absolute'; from: number; to: number }
+  /** Typed times, each relative to now (`now-1d/d`) or epoch milliseconds, evaluated at each run. */
+  | { kind: 'expression'; from: string; to: string };
+
+const EPOCH_MS = /^\d{1,15}$/;
+/** A range end as the address and the typed range hold it: a time expression, or epoch milliseconds. */
+const rangeEnd = (text: string | null): text is string => text !== null && (EPOCH_MS.test(text) || isTimeExpression(text));
 
 export interface ExplorerUrlState {
   language: ExplorerLanguage;
@@ -113,7 +123,9 @@ export function readExplorerUrl(params: URLSearchParams, side: PaneSide = 'left'
   const to = params.get('to');
   let range: ExplorerRangeSetting = DEFAULT_EXPLORER_STATE.range;
   if (from && RELATIVE_RANGES.some((r) => r.value === from) && (to === null || to === 'now')) range = { kind: 'relative', value: from };
-  else if (from && to && /^\d{1,15}$/.test(from) && /^\d{1,15}$/.test(to) && Number(from) < Number(to)) range = { kind: 'absolute', from: Number(from), to: Number(to) };
+  else if (from && to && EPOCH_MS.test(from) && EPOCH_MS.test(to)) {
+    if (Number(from) < Number(to)) range = { kind: 'absolute', from: Number(from), to: Number(to) };
+  } else if (rangeEnd(from) && rangeEnd(to ?? 'now')) range = { kind: 'expression', from, to: to ?? 'now' };
   const refresh = REFRESH_OPTIONS.find((r) => r.value === params.get('refresh'))?.value ?? 'off';
   const view = pane('view') === 'table' ? 'table' : 'chart';
   const traceId = pane('traceId');
@@ -135,7 +147,10 @@ export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlStat
   put('language', LANGUAGES.find((l) => l.value === state.language)!.param, side === 'right' ? null : 'metrics');
   put('query', state.query, '');
   if (state.range.kind === 'relative') put('from', state.range.value, DEFAULT_RANGE);
-  else {
+  else if (state.range.kind === 'expression') {
+    next.set('from', state.range.from);
+    next.set('to', state.range.to);
+  } else {
     next.set('from', String(state.range.from));
     next.set('to', String(state.range.to));
   }
@@ -150,11 +165,15 @@ export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlStat
 /** The range in epoch milliseconds at `now`: relative ranges end now. */
 export function resolveRange(range: ExplorerRangeSetting, now: number): { from: number; to: number } {
   if (range.kind === 'absolute') return { from: range.from, to: range.to };
+  if (range.kind === 'expression') {
+    const end = (text: string, up: boolean) => (EPOCH_MS.test(text) ? Number(text) : (evaluateTimeExpression(text, now, up) ?? now));
+    return { from: end(range.from, false), to: end(range.to, true) };
+  }
   const ms = RELATIVE_RANGES.find((r) => r.value === range.value)?.ms ?? 3_600_000;
   return { from: now - ms, to: now };
 }
 
-export const TIME_FORMAT_MESSAGE = 'Enter a time as YYYY-MM-DD HH:mm:ss (UTC).';
+export const TIME_FORMAT_MESSAGE = 'Enter a time as YYYY-MM-DD HH:mm:ss (UTC), or relative to now such as now-3h or now-1d/d.';
 export const RANGE_ORDER_MESSAGE = 'The end must be after the start.';
 
 /** An absolute time as the fields show it: `2026-11-26 10:00:00` in UTC. */
@@ -174,20 +193,31 @@ export function parseTime(text: string): number | null {
   return ms;
 }
 
-/** The absolute range's fields checked: each message at its field, or the range. */
-export function checkAbsoluteRange(fromText: string, toText: string): { from?: string; to?: string; range?: { from: number; to: number } } {
-  const from = parseTime(fromText);
-  const to = parseTime(toText);
+/**
+ * The range's fields checked at `now`: each an absolute time or a time relative to now; each message at its field,
+ * or the range (absolute when both times are, else kept as typed and evaluated at each run).
+ */
+export function checkAbsoluteRange(fromText: string, toText: string, now: number = Date.now()): { from?: string; to?: string; range?: ExplorerRangeSetting } {
+  const side = (text: string, end: boolean) => {
+    const typed = text.trim();
+    if (isTimeExpression(typed)) return { stored: typed, ms: evaluateTimeExpression(typed, now, end)! };
+    const ms = parseTime(typed);
+    return ms === null ? null : { stored: String(ms), ms };
+  };
+  const from = side(fromText, false);
+  const to = side(toText, true);
   const problems: { from?: string; to?: string } = {};
   if (from === null) problems.from = TIME_FORMAT_MESSAGE;
   if (to === null) problems.to = TIME_FORMAT_MESSAGE;
-  if (from !== null && to !== null && to <= from) problems.to = RANGE_ORDER_MESSAGE;
+  if (from !== null && to !== null && to.ms <= from.ms) problems.to = RANGE_ORDER_MESSAGE;
   if (problems.from || problems.to) return problems;
-  return { range: { from: from!, to: to! } };
+  if (EPOCH_MS.test(from!.stored) && EPOCH_MS.test(to!.stored)) return { range: { kind: 'absolute', from: from!.ms, to: to!.ms } };
+  return { range: { kind: 'expression', from: from!.stored, to: to!.stored } };
 }
 
 /** What the range picker's button says. */
 export function rangeLabel(range: ExplorerRangeSetting): string {
   if (range.kind === 'relative') return RELATIVE_RANGES.find((r) => r.value === range.value)?.label ?? range.value;
+  if (range.kind === 'expression') return `${range.from} to ${range.to}`;
   return `${formatTime(range.from)} to ${formatTime(range.to)} UTC`;
 }
