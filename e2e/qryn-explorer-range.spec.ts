@@ -89,4 +89,31 @@ test.describe('the qryn explorer address and range as the owner', () => {
     await expect(page.getByRole('form', { name: 'Custom time range' }).getByRole('textbox', { name: 'From' })).toHaveValue('now-1d/d');
     await expect(page.getByRole('figure', { name: 'Chart of 1 series' })).toBeVisible({ timeout: 30_000 });
   });
+
+  test('a time zone chosen in the header shows the table and log times in it, and survives a reload', async ({ page }) => {
+    test.setTimeout(180_000);
+    const session = await enterAcme(page);
+    const { project, url, basic } = await freshQrynProject(session, 'Explorer zone');
+    const app = `zone-${Date.now().toString(36)}`;
+    const at = Date.now() - 30_000;
+    const pushed = await page.request.post(`${url}/loki/api/v1/push`, {
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      data: { streams: [{ stream: { app }, values: [[String(BigInt(at) * 1_000_000n), 'zone line']] }] },
+    });
+    expect(pushed.status(), await pushed.text()).toBe(204);
+    // Tokyo is UTC+09:00 all year.
+    const tokyo = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
+
+    await page.goto(`/${project.slug}/stack/qryn/view?language=metrics&type=instant&view=table&query=${encodeURIComponent('vector(3)')}`);
+    const cell = page.getByRole('table', { name: 'Results' }).locator('tbody td').nth(1);
+    await expect(cell).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, { timeout: 30_000 });
+    const utc = Date.parse(`${await cell.textContent()}Z`.replace(' ', 'T'));
+    await page.getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Tokyo');
+    await expect.poll(() => new URL(page.url()).searchParams.get('tz')).toBe('Asia/Tokyo');
+    await expect(cell).toHaveText(tokyo(utc).slice(0, 19));
+
+    await page.goto(`/${project.slug}/stack/qryn/view?tz=Asia%2FTokyo&language=logs&query=${encodeURIComponent(`{app="${app}"}`)}`);
+    await expect(page.getByRole('combobox', { name: 'Time zone' })).toHaveValue('Asia/Tokyo');
+    await expect(page.getByRole('button', { name: `Open the line of ${tokyo(at)} (unknown)` })).toBeVisible({ timeout: 30_000 });
+  });
 });

@@ -37,7 +37,7 @@ describe('the explorer address', () => {
   });
 
   it('round-trips every part and leaves the other parameters alone', () => {
-    const state = { language: 'logql' as const, query: 'sum by (level) (count_over_time({job="a"}[1m]))', range: { kind: 'absolute' as const, from: 1_000, to: 2_000 }, refresh: '30s' as const, view: 'table' as const, traceId: 'abc123', kind: 'instant' as const, step: '300' as const };
+    const state = { language: 'logql' as const, query: 'sum by (level) (count_over_time({job="a"}[1m]))', range: { kind: 'absolute' as const, from: 1_000, to: 2_000 }, refresh: '30s' as const, view: 'table' as const, traceId: 'abc123', kind: 'instant' as const, step: '300' as const, timeZone: 'Europe/Berlin' };
     const written = writeExplorerUrl(new URLSearchParams('sidebar=open&query=old'), state);
     expect(written.get('sidebar')).toBe('open');
     expect(written.get('language')).toBe('logs');
@@ -49,7 +49,7 @@ describe('the explorer address', () => {
   });
 
   it('reads a value that is not one of the choices as its default', () => {
-    const state = readExplorerUrl(new URLSearchParams('language=sql&from=later&refresh=1s&view=pie&traceId=not-hex&type=vector&step=7'));
+    const state = readExplorerUrl(new URLSearchParams('language=sql&from=later&refresh=1s&view=pie&traceId=not-hex&type=vector&step=7&tz=Mars/Olympus'));
     expect(state).toEqual(DEFAULT_EXPLORER_STATE);
     // An absolute range whose end is not after its start is not one.
     expect(readExplorerUrl(new URLSearchParams('from=5000&to=4000')).range).toEqual(DEFAULT_EXPLORER_STATE.range);

@@ -78,10 +78,12 @@ export interface ExplorerUrlState {
   traceId: string | null;
   kind: MetricKind;
   step: StepValue;
+  /** `utc`, `browser`, or an IANA zone: how times show (the panes share it). */
+  timeZone: string;
 }
 
 export const DEFAULT_RANGE = 'now-1h';
-export const EXPLORER_PARAMS = ['language', 'query', 'from', 'to', 'refresh', 'view', 'traceId', 'type', 'step'] as const;
+export const EXPLORER_PARAMS = ['language', 'query', 'from', 'to', 'refresh', 'view', 'traceId', 'type', 'step', 'tz'] as const;
 /** What each pane of a split view has of its own; the rest (range, refresh) the panes share. */
 const PANE_PARAMS: readonly string[] = ['language', 'query', 'view', 'traceId', 'type', 'step'];
 const RIGHT = 'right.';
@@ -111,7 +113,20 @@ export const DEFAULT_EXPLORER_STATE: ExplorerUrlState = {
   traceId: null,
   kind: 'range',
   step: 'auto',
+  timeZone: 'utc',
 };
+
+/** `browser`, or an IANA zone this browser knows; else UTC. */
+function zoneOf(value: string | null): string {
+  if (value === 'browser') return value;
+  if (!value || !/^[A-Za-z][\w+\-/]{0,63}$/.test(value)) return 'utc';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    return 'utc';
+  }
+}
 
 const TRACE_ID = /^[0-9a-f]{1,32}$/i;
 
@@ -131,7 +146,7 @@ export function readExplorerUrl(params: URLSearchParams, side: PaneSide = 'left'
   const traceId = pane('traceId');
   const kind = pane('type') === 'instant' ? 'instant' : 'range';
   const step = STEPS.find((s) => s.value === pane('step'))?.value ?? 'auto';
-  return { language, query: pane('query') ?? '', range, refresh, view, traceId: traceId && TRACE_ID.test(traceId) ? traceId.toLowerCase() : null, kind, step };
+  return { language, query: pane('query') ?? '', range, refresh, view, traceId: traceId && TRACE_ID.test(traceId) ? traceId.toLowerCase() : null, kind, step, timeZone: zoneOf(params.get('tz')) };
 }
 
 /**
@@ -159,6 +174,7 @@ export function writeExplorerUrl(params: URLSearchParams, state: ExplorerUrlStat
   put('traceId', state.traceId, null);
   put('type', state.kind, 'range');
   put('step', state.step, 'auto');
+  put('tz', state.timeZone, 'utc');
   return next;
 }
 

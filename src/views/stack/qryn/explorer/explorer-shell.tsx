@@ -22,6 +22,7 @@ import {
 import { labelNames, labelValues, traceTagNames, traceTagValues, type ExplorerTarget, type RangeMs } from '../../../../services/qryn-explorer';
 import { cachedLabelSource, type LabelSource } from '../editor/label-source';
 import { ExplorerPane } from './explorer-pane';
+import { resolveZone, TimeZone, zoneChoices } from './time-zone';
 import { TimeRangePicker } from './time-range-picker';
 
 /** One run: what the panels run, set together so that a panel never sees a query from one run with another's id. */
@@ -76,6 +77,8 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
   const write = (next: Partial<ExplorerUrlState>, push: boolean) =>
     setParams((current) => writeExplorerUrl(current, { ...readExplorerUrl(current), ...next }), { replace: !push, preventScrollReset: true });
 
+  const zones = useMemo(() => zoneChoices(), []);
+  const zone = resolveZone(url.timeZone);
   const rangeForLabels = useRef(() => resolveRange(latestUrl.current.range, now()));
   const labelSources = useMemo(() => sources ?? instanceSources(target, () => rangeForLabels.current()), [sources, target]);
 
@@ -117,6 +120,15 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
             <Button variant="outline" size="sm" onClick={zoomOut} title="Twice the time range about its middle">
               Zoom out
             </Button>
+            <Field label="Time zone" className={css({ minW: '36', maxW: '56' })}>
+              <NativeSelect value={url.timeZone} onChange={(e) => write({ timeZone: e.target.value }, false)}>
+                {(zones.some((z) => z.value === url.timeZone) ? zones : [...zones, { value: url.timeZone, label: url.timeZone }]).map((z) => (
+                  <option key={z.value} value={z.value}>
+                    {z.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
             <Field label="Auto-refresh" className={css({ minW: '28' })}>
               <NativeSelect value={url.refresh} onChange={(e) => write({ refresh: e.target.value as ExplorerUrlState['refresh'] }, false)}>
                 {REFRESH_OPTIONS.map((r) => (
@@ -143,6 +155,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
           </div>
         }
       >
+        <TimeZone.Provider value={zone}>
         {/* The same elements split or not, so that opening the right pane leaves the left one (and its results) as it was. */}
         <div className={css({ display: 'grid', gap: '4' })} style={{ gridTemplateColumns: split ? 'repeat(2, minmax(0, 1fr))' : 'minmax(0, 1fr)' }}>
           <section aria-label={split ? 'Left pane' : undefined} className={css({ minW: '0' })}>
@@ -154,6 +167,7 @@ export function ExplorerShell({ target, onDisconnect, onCredentialRefused, panel
             </section>
           )}
         </div>
+        </TimeZone.Provider>
       </Card>
     </div>
   );

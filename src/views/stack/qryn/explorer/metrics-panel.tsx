@@ -16,9 +16,11 @@ import { QueryErrorAlert } from './query-error';
 import { displayValue, exportName } from './result-format';
 import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
+import { formatInZone, useTimeZone } from './time-zone';
 
 
 export function ResultsTable({ table }: { table: ResultTable }) {
+  const zone = useTimeZone();
   if (table.rows.length === 0) return <p>Nothing matched in this time range.</p>;
   return (
     <div className={css({ overflowX: 'auto', maxH: '96', overflowY: 'auto' })} tabIndex={0} role="region" aria-label="Results table">
@@ -38,7 +40,7 @@ export function ResultsTable({ table }: { table: ResultTable }) {
               {row.map((cell, j) => (
                 // The value as read to at most VALUE_DIGITS significant digits; the title and the downloads keep all.
                 <td key={j} title={table.columns[j] === 'Value' && displayValue(cell) !== cell ? cell : undefined}>
-                  {table.columns[j] === 'Value' ? displayValue(cell) : cell}
+                  {table.columns[j] === 'Value' ? displayValue(cell) : table.columns[j] === 'Time' ? formatInZone(Date.parse(cell), zone) : cell}
                 </td>
               ))}
             </tr>
@@ -49,14 +51,13 @@ export function ResultsTable({ table }: { table: ResultTable }) {
   );
 }
 
-const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
 /** An answer with no series: what was asked, over which range, and where to look, instead of an empty chart. */
 export function NoSeries({ query, range }: { query: string; range: RangeMs }) {
+  const zone = useTimeZone();
   return (
     <div role="status" className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderStyle: 'dashed', borderColor: 'border.default', borderRadius: 'l2' })}>
       <p>
-        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {utc(range.from)} to {utc(range.to)} UTC.
+        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {formatInZone(range.from, zone)} to {formatInZone(range.to, zone)} {zone}.
       </p>
       <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>
         Widen the time range, or check the label values in the label browser: a matcher on a value with no data in this range matches nothing.

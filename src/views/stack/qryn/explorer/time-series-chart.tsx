@@ -8,6 +8,7 @@ import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { ChartData } from "../../../../services/qryn-explorer";
 import { legendTime, smallestStep } from "./result-format";
+import { useTimeZone } from "./time-zone";
 
 // Colours told apart in both themes (and by people with the common colour vision deficiencies, mostly).
 const PALETTE = [
@@ -36,6 +37,7 @@ export function TimeSeriesChart({
 }) {
   const host = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
+  const zone = useTimeZone();
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
 
@@ -62,12 +64,14 @@ export function TimeSeriesChart({
             width: Math.max(element.clientWidth, 320),
             height,
             scales: { x: { time: true } },
+            // The axis in the explorer's zone, as the legend.
+            tzDate: (ts: number) => UPlot.tzDate(new Date(ts * 1000), zone),
             axes: [axis, { ...axis, size: 60 }],
             series: [
               {
                 label: "Time",
                 // To the second when points are under a minute apart (uPlot's default shows minutes only).
-                value: (_u: uPlot, v: number | null) => (v == null ? "—" : legendTime(v, smallestStep(data.xs))),
+                value: (_u: uPlot, v: number | null) => (v == null ? "—" : legendTime(v, smallestStep(data.xs), zone)),
               },
               ...data.names.map((name, i) => ({
                 label: name,
@@ -107,7 +111,7 @@ export function TimeSeriesChart({
       resize.disconnect();
       plot?.destroy();
     };
-  }, [data, height]);
+  }, [data, height, zone]);
 
   return (
     <figure

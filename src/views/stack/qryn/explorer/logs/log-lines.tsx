@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../../../../../components/ui/button';
 import { parseLineFields, readContext, splitTraceIds, traceIdsOf, type FilterEdit, type LogContext, type LogLine } from '../../../../../services/qryn-logs';
+import { formatInZone, useTimeZone } from '../time-zone';
 import { prettyJson } from './log-display';
 import { LEVEL_COLOURS, LEVEL_NAMES } from './log-levels';
 import { rowWindow } from './log-window';
@@ -33,11 +34,8 @@ export interface LogLinesProps {
   duplicates?: ReadonlyMap<string, number>;
 }
 
-const timeOf = (tsNs: string) => {
-  const ns = BigInt(tsNs);
-  const ms = Number(ns / 1_000_000n);
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-};
+/** A line's time to the millisecond in the explorer's zone. */
+const timeOf = (tsNs: string, zone: string) => formatInZone(Number(BigInt(tsNs) / 1_000_000n), zone, 'ms');
 
 function LineText({ line, onOpenTrace }: { line: string; onOpenTrace: (traceId: string) => void }) {
   const segments = useMemo(() => splitTraceIds(line), [line]);
@@ -94,12 +92,13 @@ function FieldTable({ title, entries, source, parser, onFilter }: { title: strin
 }
 
 function ContextLines({ lines, label }: { lines: LogLine[]; label: string }) {
+  const zone = useTimeZone();
   if (lines.length === 0) return <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>No lines {label.toLowerCase()} in this stream within two hours.</p>;
   return (
     <ol aria-label={label} className={css({ fontFamily: 'mono', textStyle: 'xs', color: 'fg.muted', listStyle: 'none', p: '0', m: '0' })}>
       {lines.map((l) => (
         <li key={l.key} className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-all' })}>
-          <span className={css({ mr: '2' })}>{timeOf(l.tsNs)}</span>
+          <span className={css({ mr: '2' })}>{timeOf(l.tsNs, zone)}</span>
           {l.line}
         </li>
       ))}
@@ -108,6 +107,7 @@ function ContextLines({ lines, label }: { lines: LogLine[]; label: string }) {
 }
 
 function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { line: LogLine } & Omit<LogLinesProps, 'lines' | 'label'>) {
+  const zone = useTimeZone();
   const parsed = useMemo(() => parseLineFields(line.line), [line.line]);
   const parsedNames = useMemo(() => (parsed ? Object.keys(parsed.fields) : []), [parsed]);
   // With a parser in the query the instance answers parsed fields as labels; they are listed as fields here.
@@ -153,7 +153,7 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
         <section aria-label="Context" className={css({ borderLeftWidth: '2px', borderColor: 'border.default', pl: '2' })}>
           <ContextLines lines={ctx.data.before} label="Lines before" />
           <p className={css({ fontFamily: 'mono', textStyle: 'xs', fontWeight: 'semibold', whiteSpace: 'pre-wrap', wordBreak: 'break-all' })} aria-label="This line">
-            <span className={css({ mr: '2' })}>{timeOf(line.tsNs)}</span>
+            <span className={css({ mr: '2' })}>{timeOf(line.tsNs, zone)}</span>
             {line.line}
           </p>
           <ContextLines lines={ctx.data.after} label="Lines after" />
@@ -207,6 +207,7 @@ export function LogLines({ lines, label = 'Log lines', wrap = false, prettify = 
   // What a wrapped or prettified row needs beyond one line, by line key.
   const [rowExtra, setRowExtra] = useState<Map<string, number>>(new Map());
   const tall = wrap || prettify;
+  const zone = useTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(DEFAULT_VIEWPORT);
@@ -288,7 +289,7 @@ export function LogLines({ lines, label = 'Log lines', wrap = false, prettify = 
                   {/* The name holds the visible time (axe: the label must contain the visible text). */}
                   <span aria-hidden="true">{expanded ? '▾ ' : '▸ '}</span>
                   <span className="sr-only">{expanded ? 'Close' : 'Open'} the line of </span>
-                  {timeOf(l.tsNs)}
+                  {timeOf(l.tsNs, zone)}
                   <span className="sr-only"> ({LEVEL_NAMES[l.level]})</span>
                 </button>
                 <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })}>{LEVEL_NAMES[l.level]}</span>
