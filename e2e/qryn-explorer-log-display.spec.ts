@@ -62,4 +62,34 @@ test.describe('qryn explorer line display as the owner', () => {
     await expect(rows.first()).toContainText('first line of the run');
     await expect.poll(async () => (await rows.last().boundingBox())!.height).toBeGreaterThan(oneLine * 2);
   });
+
+  test("Show context: the line is in its own context, marked and scrolled into view", async ({ page }) => {
+    test.setTimeout(180_000);
+    const session = await enterAcme(page);
+    const { project, url, basic } = await freshQrynProject(session, 'Explorer context');
+    const app = `context-${Date.now().toString(36)}`;
+    const base = Date.now() - 60_000;
+    const values = Array.from({ length: 25 }, (_, i) => [String(BigInt(base + i * 1_000) * 1_000_000n), `step ${String(i).padStart(2, '0')} of the job`]);
+    const pushed = await page.request.post(`${url}/loki/api/v1/push`, {
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      data: { streams: [{ stream: { app }, values }] },
+    });
+    expect(pushed.status(), await pushed.text()).toBe(204);
+
+    await page.goto(`/${project.slug}/stack/qryn/view?language=logs&query=${encodeURIComponent(`{app="${app}"}`)}`);
+    const rows = page.getByRole('list', { name: 'Log lines' }).locator(':scope > li');
+    await expect(rows).toHaveCount(25, { timeout: 30_000 });
+    // Newest first: the 13th row is step 12, with 10 lines on each side in its stream.
+    const row = rows.filter({ hasText: 'step 12 of the job' });
+    await row.getByRole('button', { name: /^Open the line of/ }).click();
+    await row.getByRole('button', { name: 'Show context' }).click();
+    // The list draws the rows in view only: once scrolled, the row is found by its text, not its place.
+    const context = page.getByRole('region', { name: 'Context' });
+    await expect(context.getByRole('list', { name: 'Lines before' }).locator('li')).toHaveCount(10);
+    await expect(context.getByRole('list', { name: 'Lines after' }).locator('li')).toHaveCount(10);
+    const anchor = context.getByLabel('This line');
+    await expect(anchor).toHaveAttribute('aria-current', 'true');
+    await expect(anchor).toContainText('step 12 of the job');
+    await expect(anchor).toBeInViewport();
+  });
 });

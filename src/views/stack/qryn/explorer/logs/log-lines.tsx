@@ -117,6 +117,11 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
   const fields = parsed ? Object.entries(parsed.fields) : [];
   const traces = traceIdsOf(line.line, { ...line.labels, ...(parsed?.fields ?? {}) });
   const [ctx, setCtx] = useState<{ status: 'idle' | 'loading' | 'shown' | 'failed'; data?: LogContext; error?: string }>({ status: 'idle' });
+  // The line is the context's anchor: marked, and brought into view once its neighbours are shown.
+  const anchor = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (ctx.status === 'shown') anchor.current?.scrollIntoView?.({ block: 'center' });
+  }, [ctx.status]);
   useEffect(() => {
     if (ctx.status !== 'loading' || !context) return;
     const controller = new AbortController();
@@ -152,7 +157,12 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
       {ctx.status === 'shown' && ctx.data && (
         <section aria-label="Context" className={css({ borderLeftWidth: '2px', borderColor: 'border.default', pl: '2' })}>
           <ContextLines lines={ctx.data.before} label="Lines before" />
-          <p className={css({ fontFamily: 'mono', textStyle: 'xs', fontWeight: 'semibold', whiteSpace: 'pre-wrap', wordBreak: 'break-all' })} aria-label="This line">
+          <p
+            ref={anchor}
+            aria-current="true"
+            aria-label="This line"
+            className={css({ fontFamily: 'mono', textStyle: 'xs', fontWeight: 'semibold', whiteSpace: 'pre-wrap', wordBreak: 'break-all', bg: 'accent.a3', borderLeftWidth: '3px', borderColor: 'accent.default', pl: '1', my: '0.5' })}
+          >
             <span className={css({ mr: '2' })}>{timeOf(line.tsNs, zone)}</span>
             {line.line}
           </p>
