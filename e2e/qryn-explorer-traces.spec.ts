@@ -109,11 +109,11 @@ test.describe('qryn explorer traces as the owner', () => {
     await expect(results.locator('tbody tr')).toHaveCount(1);
     await expect.poll(() => new URL(page.url()).searchParams.get('traceId')).toBeNull();
 
-    // The trace id in a log line is a link to the same waterfall.
+    // The trace id in a log line is a link to the same waterfall, opened in a second pane beside the logs.
     await page.goto(`/${project.slug}/stack/qryn/view?language=logs&query=${encodeURIComponent(`{app="${service}"}`)}`);
     await page.getByRole('region', { name: 'Logs' }).getByRole('link', { name: `Open trace ${traceId}` }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('traceId')).toBe(traceId);
-    await expect(page.getByRole('region', { name: `Trace ${traceId}` })).toContainText('3 spans in 2 services');
+    await expect.poll(() => new URL(page.url()).searchParams.get('right.traceId')).toBe(traceId);
+    await expect(page.getByRole('region', { name: 'Right pane' }).getByRole('region', { name: `Trace ${traceId}` })).toContainText('3 spans in 2 services');
   });
 
   test('a TraceQL metrics query draws its series; errors, the empty state and completion', async ({ page }) => {

@@ -10,6 +10,7 @@ import { QUERY_REQUIRED_MESSAGE, qrynMetricQueryMachine, type QrynMetricQueryMac
 import type { MetricRequest, MetricResult } from '../../src/services/qryn-explorer';
 import { tableCsv } from '../../src/services/qryn-view';
 import { resultTable } from '../../src/services/qryn-explorer';
+import type { StepValue } from '../../src/machines/qryn-explorer/explorer-url';
 import { MetricsResults } from '../../src/views/stack/qryn/explorer/metrics-panel';
 import { installDomStubs } from '../console/organization/dom-stubs';
 import { describeModel, type ModelEvents, type ModelStates, type ViewEvents, type ViewStates } from '../support/model-based';
@@ -64,7 +65,7 @@ const states = {
 function Harness({ actor }: { actor: Actor<QrynMetricQueryMachine> }) {
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const [kind, setKind] = useState<'range' | 'instant'>('range');
-  const [step, setStep] = useState('auto');
+  const [step, setStep] = useState<StepValue>('auto');
   return <MetricsResults actor={actor} view={view} onViewChange={setView} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} />;
 }
 

@@ -37,17 +37,19 @@ describe('the explorer address', () => {
   });
 
   it('round-trips every part and leaves the other parameters alone', () => {
-    const state = { language: 'logql' as const, query: 'sum by (level) (count_over_time({job="a"}[1m]))', range: { kind: 'absolute' as const, from: 1_000, to: 2_000 }, refresh: '30s' as const, view: 'table' as const, traceId: 'abc123' };
+    const state = { language: 'logql' as const, query: 'sum by (level) (count_over_time({job="a"}[1m]))', range: { kind: 'absolute' as const, from: 1_000, to: 2_000 }, refresh: '30s' as const, view: 'table' as const, traceId: 'abc123', kind: 'instant' as const, step: '300' as const, timeZone: 'Europe/Berlin' };
     const written = writeExplorerUrl(new URLSearchParams('sidebar=open&query=old'), state);
     expect(written.get('sidebar')).toBe('open');
     expect(written.get('language')).toBe('logs');
+    expect(written.get('type')).toBe('instant');
+    expect(written.get('step')).toBe('300');
     expect(readExplorerUrl(new URLSearchParams(written.toString()))).toEqual(state);
     const relative = writeExplorerUrl(written, { ...DEFAULT_EXPLORER_STATE, range: { kind: 'relative', value: 'now-7d' } });
     expect(relative.toString()).toBe('sidebar=open&from=now-7d');
   });
 
   it('reads a value that is not one of the choices as its default', () => {
-    const state = readExplorerUrl(new URLSearchParams('language=sql&from=now-3y&refresh=1s&view=pie&traceId=not-hex'));
+    const state = readExplorerUrl(new URLSearchParams('language=sql&from=later&refresh=1s&view=pie&traceId=not-hex&type=vector&step=7&tz=Mars/Olympus'));
     expect(state).toEqual(DEFAULT_EXPLORER_STATE);
     // An absolute range whose end is not after its start is not one.
     expect(readExplorerUrl(new URLSearchParams('from=5000&to=4000')).range).toEqual(DEFAULT_EXPLORER_STATE.range);
@@ -72,7 +74,7 @@ describe('absolute time ranges', () => {
     expect(checkAbsoluteRange('yesterday', '2026-11-26 10:00')).toEqual({ from: TIME_FORMAT_MESSAGE });
     expect(checkAbsoluteRange('2026-11-26 10:00', '')).toEqual({ to: TIME_FORMAT_MESSAGE });
     expect(checkAbsoluteRange('2026-11-26 10:00', '2026-11-26 09:00')).toEqual({ to: RANGE_ORDER_MESSAGE });
-    expect(checkAbsoluteRange('2026-11-26 09:00', '2026-11-26 10:00')).toEqual({ range: { from: Date.UTC(2026, 10, 26, 9), to: Date.UTC(2026, 10, 26, 10) } });
+    expect(checkAbsoluteRange('2026-11-26 09:00', '2026-11-26 10:00')).toEqual({ range: { kind: 'absolute', from: Date.UTC(2026, 10, 26, 9), to: Date.UTC(2026, 10, 26, 10) } });
   });
 });
 

@@ -75,6 +75,8 @@ describe('LogsPanel', () => {
     expect(within(context).getByRole('list', { name: 'Lines before' }).textContent).toContain('before 1');
     expect(within(context).getByRole('list', { name: 'Lines after' }).textContent).toContain('after 1');
     expect(within(context).getByRole('list', { name: 'Lines after' }).textContent).not.toContain('the line');
+    // The line itself between them, marked as the current one.
+    expect(within(context).getByLabelText('This line').getAttribute('aria-current')).toBe('true');
     const contextCalls = calls.filter((c) => c.url.searchParams.get('limit') === '11');
     expect(contextCalls.map((c) => c.url.searchParams.get('query'))).toEqual(['{job="app"}', '{job="app"}']);
   });

@@ -18,9 +18,11 @@ describe('result formatting', () => {
   });
 
   it('gives the legend time to the second when the step is under a minute', () => {
-    const t = new Date(2026, 10, 29, 7, 42, 5).getTime() / 1000;
+    const t = Date.UTC(2026, 10, 29, 7, 42, 5) / 1000;
     expect(legendTime(t, 15)).toBe('2026-11-29 07:42:05');
     expect(legendTime(t, 60)).toBe('2026-11-29 07:42');
+    // In the explorer's zone.
+    expect(legendTime(t, 15, 'Asia/Kolkata')).toBe('2026-11-29 13:12:05');
     expect(smallestStep([0, 15, 30, 90])).toBe(15);
     expect(smallestStep([5])).toBe(Infinity);
   });

@@ -1,14 +1,14 @@
 // The explorer's metric results: a PromQL query, or a LogQL metric query (the shell decides), run by the
 // qryn-metric-query machine. A range query is drawn as a uPlot chart or shown as a table (the view is in the address),
-// an instant query as a table; a step control (auto or chosen); the table as <query>__<instance>__<time>.csv / .json.
+// an instant query as a table; a step control (auto or chosen; both in the address); a drag on the chart zooms in; the table as <query>__<instance>__<time>.csv / .json.
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { Button } from '../../../../components/ui/button';
 import { Field, NativeSelect } from '../../../../components/ui/field';
 import { Spinner } from '../../../../components/ui/spinner';
-import type { ExplorerView } from '../../../../machines/qryn-explorer/explorer-url';
+import { STEPS, type ExplorerView, type MetricKind, type StepValue } from '../../../../machines/qryn-explorer/explorer-url';
 import { qrynMetricQueryMachine, type QrynMetricQueryMachine } from '../../../../machines/qryn-explorer/qryn-metric-query.machine';
 import { autoStepSeconds, chartData, resultTable, runMetricQuery, type ExplorerTarget, type MetricRequest, type MetricSource, type RangeMs, type ResultTable } from '../../../../services/qryn-explorer';
 import { endAlignedRange } from './evaluation-range';
@@ -16,18 +16,11 @@ import { QueryErrorAlert } from './query-error';
 import { displayValue, exportName } from './result-format';
 import { TableExports } from './table-exports';
 import { TimeSeriesChart } from './time-series-chart';
+import { formatInZone, useTimeZone } from './time-zone';
 
-export const STEPS = [
-  { value: 'auto', label: 'Auto' },
-  { value: '15', label: '15s' },
-  { value: '30', label: '30s' },
-  { value: '60', label: '1m' },
-  { value: '300', label: '5m' },
-  { value: '900', label: '15m' },
-  { value: '3600', label: '1h' },
-] as const;
 
 export function ResultsTable({ table }: { table: ResultTable }) {
+  const zone = useTimeZone();
   if (table.rows.length === 0) return <p>Nothing matched in this time range.</p>;
   return (
     <div className={css({ overflowX: 'auto', maxH: '96', overflowY: 'auto' })} tabIndex={0} role="region" aria-label="Results table">
@@ -47,7 +40,7 @@ export function ResultsTable({ table }: { table: ResultTable }) {
               {row.map((cell, j) => (
                 // The value as read to at most VALUE_DIGITS significant digits; the title and the downloads keep all.
                 <td key={j} title={table.columns[j] === 'Value' && displayValue(cell) !== cell ? cell : undefined}>
-                  {table.columns[j] === 'Value' ? displayValue(cell) : cell}
+                  {table.columns[j] === 'Value' ? displayValue(cell) : table.columns[j] === 'Time' ? formatInZone(Date.parse(cell), zone) : cell}
                 </td>
               ))}
             </tr>
@@ -58,14 +51,13 @@ export function ResultsTable({ table }: { table: ResultTable }) {
   );
 }
 
-const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
 /** An answer with no series: what was asked, over which range, and where to look, instead of an empty chart. */
 export function NoSeries({ query, range }: { query: string; range: RangeMs }) {
+  const zone = useTimeZone();
   return (
     <div role="status" className={css({ display: 'flex', flexDirection: 'column', gap: '1', p: '4', borderWidth: '1px', borderStyle: 'dashed', borderColor: 'border.default', borderRadius: 'l2' })}>
       <p>
-        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {utc(range.from)} to {utc(range.to)} UTC.
+        No series matched <code className={css({ fontFamily: 'mono', wordBreak: 'break-word' })}>{query}</code> from {formatInZone(range.from, zone)} to {formatInZone(range.to, zone)} {zone}.
       </p>
       <p className={css({ textStyle: 'sm', color: 'fg.muted' })}>
         Widen the time range, or check the label values in the label browser: a matcher on a value with no data in this range matches nothing.
@@ -78,16 +70,18 @@ export interface MetricsResultsProps {
   actor: ActorRefFrom<QrynMetricQueryMachine>;
   view: ExplorerView;
   onViewChange: (view: ExplorerView) => void;
-  kind: 'range' | 'instant';
-  onKindChange: (kind: 'range' | 'instant') => void;
-  step: string;
-  onStepChange: (step: string) => void;
+  kind: MetricKind;
+  onKindChange: (kind: MetricKind) => void;
+  step: StepValue;
+  onStepChange: (step: StepValue) => void;
   /** The instance read, for the downloads' names. */
   instanceUrl?: string;
+  /** A range dragged on the chart. */
+  onZoom?: (range: RangeMs) => void;
 }
 
 /** The controls and what the machine holds: spinner, the instance's reason, or the chart / table. */
-export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange, instanceUrl }: MetricsResultsProps) {
+export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, step, onStepChange, instanceUrl, onZoom }: MetricsResultsProps) {
   const state = useSelector(actor, (s) => s);
   const result = state.context.result;
   const table = useMemo(() => (result ? resultTable(result) : null), [result]);
@@ -98,13 +92,13 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
     <section aria-label="Metric results" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
       <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'flex-end' })}>
         <Field label="Query type" className={css({ minW: '36' })}>
-          <NativeSelect value={kind} onChange={(e) => onKindChange(e.target.value as 'range' | 'instant')}>
+          <NativeSelect value={kind} onChange={(e) => onKindChange(e.target.value as MetricKind)}>
             <option value="range">Range</option>
             <option value="instant">Instant</option>
           </NativeSelect>
         </Field>
         <Field label="Step" className={css({ minW: '28' })} disabled={kind === 'instant'}>
-          <NativeSelect value={step} onChange={(e) => onStepChange(e.target.value)}>
+          <NativeSelect value={step} onChange={(e) => onStepChange(e.target.value as StepValue)}>
             {STEPS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -136,7 +130,7 @@ export function MetricsResults({ actor, view, onViewChange, kind, onKindChange, 
           {seriesCount === 0 && state.context.request ? (
             <NoSeries query={state.context.request.query} range={state.context.request.range} />
           ) : drawn && chart ? (
-            <TimeSeriesChart data={chart} />
+            <TimeSeriesChart data={chart} onZoom={onZoom} />
           ) : (
             table && <ResultsTable table={table} />
           )}
@@ -157,6 +151,12 @@ export interface MetricsPanelProps {
   onCredentialRefused: (message: string) => void;
   /** The last run's error (or null), for the editor to underline. */
   onError: (message: string | null) => void;
+  /** How to run, from the address (range and auto when absent). */
+  kind?: MetricKind;
+  step?: StepValue;
+  onKindChange?: (kind: MetricKind) => void;
+  onStepChange?: (step: StepValue) => void;
+  onZoom?: (range: RangeMs) => void;
 }
 
 export function MetricsPanel(props: MetricsPanelProps) {
@@ -168,9 +168,7 @@ export function MetricsPanel(props: MetricsPanelProps) {
       actions: { credentialRefused: (_, params) => latest.current.onCredentialRefused(params.message) },
     }),
   );
-  const [kind, setKind] = useState<'range' | 'instant'>('range');
-  const [step, setStep] = useState('auto');
-  const { runId, query, source, range } = props;
+  const { runId, query, source, range, kind = 'range', step = 'auto' } = props;
   useEffect(() => {
     if (runId === 0) return;
     const stepSeconds = step === 'auto' ? autoStepSeconds(range) : Number(step);
@@ -181,5 +179,18 @@ export function MetricsPanel(props: MetricsPanelProps) {
   }, [runId, kind, step, actor]);
   const error = useSelector(actor, (s) => (s.matches('error') ? s.context.error : null));
   useEffect(() => latest.current.onError(error), [error]);
-  return <MetricsResults actor={actor} view={props.view} onViewChange={props.onViewChange} kind={kind} onKindChange={setKind} step={step} onStepChange={setStep} instanceUrl={props.target.url} />;
+  const ignore = () => undefined;
+  return (
+    <MetricsResults
+      actor={actor}
+      view={props.view}
+      onViewChange={props.onViewChange}
+      kind={kind}
+      onKindChange={props.onKindChange ?? ignore}
+      step={step}
+      onStepChange={props.onStepChange ?? ignore}
+      instanceUrl={props.target.url}
+      onZoom={props.onZoom}
+    />
+  );
 }

@@ -2,6 +2,8 @@
 // (`0.30000000000000004`), which a table column of hundreds of rows makes unreadable; the screen shows at most
 // VALUE_DIGITS significant digits and the downloads keep every digit. The legend's time is to the second when points
 // are less than a minute apart (uPlot's default stops at the minute, so neighbouring points looked the same).
+import { formatInZone } from './time-zone';
+
 export const VALUE_DIGITS = 6;
 
 /** A sample value for the screen: at most VALUE_DIGITS significant digits; NaN, ±Inf and non-numbers as they came. */
@@ -11,13 +13,9 @@ export function displayValue(value: string): string {
   return String(Number(n.toPrecision(VALUE_DIGITS)));
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** The legend's time (local, as uPlot's axis): to the second when the step is under a minute, else to the minute. */
-export function legendTime(epochSeconds: number, stepSeconds: number): string {
-  const d = new Date(epochSeconds * 1000);
-  const minute = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-  return stepSeconds < 60 ? `${minute}:${two(d.getSeconds())}` : minute;
+/** The legend's time in the explorer's zone: to the second when the step is under a minute, else to the minute. */
+export function legendTime(epochSeconds: number, stepSeconds: number, zone = 'UTC'): string {
+  return formatInZone(epochSeconds * 1000, zone, stepSeconds < 60 ? 'second' : 'minute');
 }
 
 /** The smallest gap between neighbouring points, in seconds (the step of a range answer); Infinity for one point. */

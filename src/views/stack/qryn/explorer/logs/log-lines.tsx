@@ -2,10 +2,13 @@
 // one line per row, cut at the edge, so 5,000 lines cost the page what 40 do. A row's toggle button (keyboard: Tab
 // then Enter/Space) opens the whole line, its labels and parsed fields with "filter for / filter out value", and
 // "show context" (the lines around it in its stream, read on demand). Trace ids in a line are links that open the trace.
+// Wrapped or prettified lines take the height they need: each drawn row is measured, as opened rows are.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../../../../../components/ui/button';
 import { parseLineFields, readContext, splitTraceIds, traceIdsOf, type FilterEdit, type LogContext, type LogLine } from '../../../../../services/qryn-logs';
+import { formatInZone, useTimeZone } from '../time-zone';
+import { prettyJson } from './log-display';
 import { LEVEL_COLOURS, LEVEL_NAMES } from './log-levels';
 import { rowWindow } from './log-window';
 
@@ -24,13 +27,15 @@ export interface LogLinesProps {
   /** Reads the lines around one (show context); absent in the live tail. */
   context?: { instanceUrl: string; auth: string };
   label?: string;
+  /** Wrap long lines; indent JSON lines (log-display.ts). */
+  wrap?: boolean;
+  prettify?: boolean;
+  /** How many duplicates each kept line stands for (deduplication). */
+  duplicates?: ReadonlyMap<string, number>;
 }
 
-const timeOf = (tsNs: string) => {
-  const ns = BigInt(tsNs);
-  const ms = Number(ns / 1_000_000n);
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-};
+/** A line's time to the millisecond in the explorer's zone. */
+const timeOf = (tsNs: string, zone: string) => formatInZone(Number(BigInt(tsNs) / 1_000_000n), zone, 'ms');
 
 function LineText({ line, onOpenTrace }: { line: string; onOpenTrace: (traceId: string) => void }) {
   const segments = useMemo(() => splitTraceIds(line), [line]);
@@ -87,12 +92,13 @@ function FieldTable({ title, entries, source, parser, onFilter }: { title: strin
 }
 
 function ContextLines({ lines, label }: { lines: LogLine[]; label: string }) {
+  const zone = useTimeZone();
   if (lines.length === 0) return <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>No lines {label.toLowerCase()} in this stream within two hours.</p>;
   return (
     <ol aria-label={label} className={css({ fontFamily: 'mono', textStyle: 'xs', color: 'fg.muted', listStyle: 'none', p: '0', m: '0' })}>
       {lines.map((l) => (
         <li key={l.key} className={css({ whiteSpace: 'pre-wrap', wordBreak: 'break-all' })}>
-          <span className={css({ mr: '2' })}>{timeOf(l.tsNs)}</span>
+          <span className={css({ mr: '2' })}>{timeOf(l.tsNs, zone)}</span>
           {l.line}
         </li>
       ))}
@@ -101,6 +107,7 @@ function ContextLines({ lines, label }: { lines: LogLine[]; label: string }) {
 }
 
 function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { line: LogLine } & Omit<LogLinesProps, 'lines' | 'label'>) {
+  const zone = useTimeZone();
   const parsed = useMemo(() => parseLineFields(line.line), [line.line]);
   const parsedNames = useMemo(() => (parsed ? Object.keys(parsed.fields) : []), [parsed]);
   // With a parser in the query the instance answers parsed fields as labels; they are listed as fields here.
@@ -110,6 +117,11 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
   const fields = parsed ? Object.entries(parsed.fields) : [];
   const traces = traceIdsOf(line.line, { ...line.labels, ...(parsed?.fields ?? {}) });
   const [ctx, setCtx] = useState<{ status: 'idle' | 'loading' | 'shown' | 'failed'; data?: LogContext; error?: string }>({ status: 'idle' });
+  // The line is the context's anchor: marked, and brought into view once its neighbours are shown.
+  const anchor = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (ctx.status === 'shown') anchor.current?.scrollIntoView?.({ block: 'center' });
+  }, [ctx.status]);
   useEffect(() => {
     if (ctx.status !== 'loading' || !context) return;
     const controller = new AbortController();
@@ -145,8 +157,13 @@ function LineDetails({ line, parsedQuery, onFilter, onOpenTrace, context }: { li
       {ctx.status === 'shown' && ctx.data && (
         <section aria-label="Context" className={css({ borderLeftWidth: '2px', borderColor: 'border.default', pl: '2' })}>
           <ContextLines lines={ctx.data.before} label="Lines before" />
-          <p className={css({ fontFamily: 'mono', textStyle: 'xs', fontWeight: 'semibold', whiteSpace: 'pre-wrap', wordBreak: 'break-all' })} aria-label="This line">
-            <span className={css({ mr: '2' })}>{timeOf(line.tsNs)}</span>
+          <p
+            ref={anchor}
+            aria-current="true"
+            aria-label="This line"
+            className={css({ fontFamily: 'mono', textStyle: 'xs', fontWeight: 'semibold', whiteSpace: 'pre-wrap', wordBreak: 'break-all', bg: 'accent.a3', borderLeftWidth: '3px', borderColor: 'accent.default', pl: '1', my: '0.5' })}
+          >
+            <span className={css({ mr: '2' })}>{timeOf(line.tsNs, zone)}</span>
             {line.line}
           </p>
           <ContextLines lines={ctx.data.after} label="Lines after" />
@@ -174,9 +191,33 @@ function Measured({ onHeight, children }: { onHeight: (height: number) => void; 
   return <div ref={box}>{children}</div>;
 }
 
-export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps) {
+const ROW_CLASS = css({ display: 'flex', gap: '2', boxSizing: 'border-box', borderBottomWidth: '1px', borderColor: 'border.subtle', overflow: 'hidden' });
+
+/** One row's line: one line high, or (wrapped, prettified) as high as it needs, measured. */
+function Row({ tall, onHeight, children }: { tall: boolean; onHeight: (height: number) => void; children: ReactNode }) {
+  if (!tall) {
+    return (
+      <div style={{ height: ROW_HEIGHT, alignItems: 'center' }} className={ROW_CLASS}>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <Measured onHeight={onHeight}>
+      <div style={{ minHeight: ROW_HEIGHT, alignItems: 'flex-start' }} className={ROW_CLASS}>
+        {children}
+      </div>
+    </Measured>
+  );
+}
+
+export function LogLines({ lines, label = 'Log lines', wrap = false, prettify = false, duplicates, ...rest }: LogLinesProps) {
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [heights, setHeights] = useState<Map<string, number>>(new Map());
+  // What a wrapped or prettified row needs beyond one line, by line key.
+  const [rowExtra, setRowExtra] = useState<Map<string, number>>(new Map());
+  const tall = wrap || prettify;
+  const zone = useTimeZone();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(DEFAULT_VIEWPORT);
@@ -202,9 +243,23 @@ export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps)
   };
   const extra = useMemo(() => {
     const byIndex = new Map<number, number>();
-    if (open.size > 0) lines.forEach((l, i) => open.has(l.key) && byIndex.set(i, heights.get(l.key) ?? 0));
+    if (open.size > 0 || (tall && rowExtra.size > 0)) {
+      lines.forEach((l, i) => {
+        const add = (open.has(l.key) ? (heights.get(l.key) ?? 0) : 0) + (tall ? (rowExtra.get(l.key) ?? 0) : 0);
+        if (add > 0) byIndex.set(i, add);
+      });
+    }
     return byIndex;
-  }, [lines, open, heights]);
+  }, [lines, open, heights, tall, rowExtra]);
+  const setRowHeight = (key: string, height: number) =>
+    setRowExtra((prev) => {
+      const add = Math.max(0, height - ROW_HEIGHT);
+      if ((prev.get(key) ?? 0) === add) return prev;
+      const next = new Map(prev);
+      if (add === 0) next.delete(key);
+      else next.set(key, add);
+      return next;
+    });
   const shown = rowWindow({ count: lines.length, rowHeight: ROW_HEIGHT, extra, scrollTop, viewport, overscan: OVERSCAN });
   const toggle = (key: string) =>
     setOpen((prev) => {
@@ -232,10 +287,7 @@ export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps)
           const detailsId = `log-details-${l.key}`;
           return (
             <li key={l.key} data-level={l.level} aria-setsize={lines.length} aria-posinset={shown.start + i + 1}>
-              <div
-                style={{ height: ROW_HEIGHT }}
-                className={css({ display: 'flex', gap: '2', alignItems: 'center', boxSizing: 'border-box', borderBottomWidth: '1px', borderColor: 'border.subtle', overflow: 'hidden' })}
-              >
+              <Row tall={tall} onHeight={(height) => setRowHeight(l.key, height)}>
                 <span aria-hidden="true" style={{ background: LEVEL_COLOURS[l.level] }} className={css({ alignSelf: 'stretch', w: '1', flexShrink: 0, borderRadius: 'full' })} />
                 <button
                   type="button"
@@ -247,14 +299,19 @@ export function LogLines({ lines, label = 'Log lines', ...rest }: LogLinesProps)
                   {/* The name holds the visible time (axe: the label must contain the visible text). */}
                   <span aria-hidden="true">{expanded ? '▾ ' : '▸ '}</span>
                   <span className="sr-only">{expanded ? 'Close' : 'Open'} the line of </span>
-                  {timeOf(l.tsNs)}
+                  {timeOf(l.tsNs, zone)}
                   <span className="sr-only"> ({LEVEL_NAMES[l.level]})</span>
                 </button>
                 <span className={css({ w: '16', flexShrink: 0, fontWeight: 'semibold' })}>{LEVEL_NAMES[l.level]}</span>
-                <span className={css({ whiteSpace: 'pre', overflow: 'hidden', textOverflow: 'ellipsis', flex: '1', minW: '0' })}>
-                  <LineText line={l.line} onOpenTrace={rest.onOpenTrace} />
+                {(duplicates?.get(l.key) ?? 0) > 0 && (
+                  <span className={css({ flexShrink: 0, px: '1', borderRadius: 'l1', bg: 'gray.a3', fontWeight: 'semibold' })} title={`${duplicates!.get(l.key)} duplicates folded into this line`}>
+                    {duplicates!.get(l.key)! + 1}×<span className="sr-only"> ({duplicates!.get(l.key)} duplicates)</span>
+                  </span>
+                )}
+                <span data-line-text="" className={css({ whiteSpace: wrap ? 'pre-wrap' : 'pre', wordBreak: wrap ? 'break-all' : 'normal', overflow: 'hidden', textOverflow: tall ? 'clip' : 'ellipsis', flex: '1', minW: '0' })}>
+                  <LineText line={prettify ? prettyJson(l.line) : l.line} onOpenTrace={rest.onOpenTrace} />
                 </span>
-              </div>
+              </Row>
               {expanded && (
                 <Measured onHeight={(height) => setHeight(l.key, height)}>
                   <div id={detailsId}>

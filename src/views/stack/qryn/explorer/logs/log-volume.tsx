@@ -3,11 +3,10 @@
 import { useState } from 'react';
 import { css } from 'styled-system/css';
 import type { LogLevel, LogVolume } from '../../../../../services/qryn-logs';
+import { formatInZone, useTimeZone } from '../time-zone';
 import { LEVEL_COLOURS, LEVEL_NAMES } from './log-levels';
 
 const HEIGHT = 96;
-
-const iso = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
 
 /** "1,204 lines from 14:00 to 15:00: 1,000 info, 204 error." */
 export function volumeSummary(volume: LogVolume): string {
@@ -21,6 +20,7 @@ export function volumeSummary(volume: LogVolume): string {
 }
 
 export function LogVolumeChart({ volume, range }: { volume: LogVolume; range: { from: number; to: number } }) {
+  const zone = useTimeZone();
   const [showTable, setShowTable] = useState(false);
   const stepMs = volume.stepSeconds * 1000;
   const span = Math.max(stepMs, range.to - range.from);
@@ -58,7 +58,7 @@ export function LogVolumeChart({ volume, range }: { volume: LogVolume; range: { 
         <table aria-label="Log volume by level" className={css({ textStyle: 'xs', '& th, & td': { pr: '3', textAlign: 'left' } })}>
           <thead>
             <tr>
-              <th scope="col">Step start (UTC)</th>
+              <th scope="col">Step start ({zone})</th>
               {volume.levels.map((l) => (
                 <th key={l} scope="col">
                   {LEVEL_NAMES[l]}
@@ -69,7 +69,7 @@ export function LogVolumeChart({ volume, range }: { volume: LogVolume; range: { 
           <tbody>
             {volume.buckets.map((b) => (
               <tr key={b.t}>
-                <td>{iso(b.t)}</td>
+                <td>{formatInZone(b.t, zone)}</td>
                 {volume.levels.map((l) => (
                   <td key={l}>{b.counts[l] ?? 0}</td>
                 ))}

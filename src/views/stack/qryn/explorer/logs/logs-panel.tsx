@@ -1,6 +1,7 @@
 // The explorer's logs (issue 26): the volume histogram by level above the lines of a log query, re-run whenever the
 // shell's runId changes, and the live tail over the instance's tail WebSocket (on/off is the panel's own, not in the
-// URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts.
+// URL). The flows are the qryn-log-search and qryn-log-tail machines; the reads are src/services/qryn-logs.ts. How the
+// lines show (wrap, prettify JSON, deduplication, order) is in the address (log-display.ts).
 import { useActorRef, useSelector } from '@xstate/react';
 import { TAIL_CLOSE_REVOKED, TAIL_CLOSE_TOKEN_EXPIRED } from '../../../../../../contract/qryn-tail';
 import { useEffect, useMemo, useRef, type JSX } from 'react';
@@ -18,6 +19,7 @@ import { InstanceReadError, addFilter, hasParser, instanceRead, logsTable, searc
 import { authorizationFor } from '../../../../../services/qryn-view';
 import { exportName } from '../result-format';
 import { TableExports } from '../table-exports';
+import { DEDUP_STRATEGIES, DEFAULT_LOG_DISPLAY, displayedLines, readLogDisplay, writeLogDisplay, type DedupStrategy, type LogDisplay } from './log-display';
 import { LogLines } from './log-lines';
 import { LogVolumeChart } from './log-volume';
 
@@ -109,9 +111,48 @@ function LogExports({ lines, name }: { lines: LogLine[]; name: string }) {
   return <TableExports table={table} name={name} />;
 }
 
-function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string }) {
+/** The display toggles: two switches and two choices, each a labelled native control (keyboard as the platform's). */
+function LogDisplayControls({ display, onChange }: { display: LogDisplay; onChange: (display: LogDisplay) => void }) {
+  const box = css({ display: 'inline-flex', gap: '1.5', alignItems: 'center', textStyle: 'sm', cursor: 'pointer' });
+  return (
+    <div role="group" aria-label="Line display" className={css({ display: 'flex', gap: '3', alignItems: 'end', flexWrap: 'wrap' })}>
+      <label className={box}>
+        <input type="checkbox" checked={display.wrap} onChange={(e) => onChange({ ...display, wrap: e.target.checked })} />
+        Wrap lines
+      </label>
+      <label className={box}>
+        <input type="checkbox" checked={display.prettify} onChange={(e) => onChange({ ...display, prettify: e.target.checked })} />
+        Prettify JSON
+      </label>
+      <Field label="Deduplication" className={css({ minW: '32' })}>
+        <NativeSelect value={display.dedup} onChange={(e) => onChange({ ...display, dedup: e.target.value as DedupStrategy })}>
+          {DEDUP_STRATEGIES.map((d) => (
+            <option key={d.value} value={d.value}>
+              {d.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+      <Field label="Order" className={css({ minW: '32' })}>
+        <NativeSelect value={display.order} onChange={(e) => onChange({ ...display, order: e.target.value === 'oldest' ? 'oldest' : 'newest' })}>
+          <option value="newest">Newest first</option>
+          <option value="oldest">Oldest first</option>
+        </NativeSelect>
+      </Field>
+    </div>
+  );
+}
+
+function linesStatus(count: number, shown: { lines: unknown[]; duplicates: Map<string, number> }, display: LogDisplay, limit: number): string {
+  if (count === 0) return 'No lines matched in this time range.';
+  const folded = count - shown.lines.length;
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'line' : 'lines'}, ${display.order} first${folded > 0 ? ` (${folded.toLocaleString('en-US')} ${folded === 1 ? 'duplicate' : 'duplicates'} folded)` : ''}${count >= limit ? ` (the limit of ${limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`;
+}
+
+function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl, auth, display = DEFAULT_LOG_DISPLAY }: { actor: ActorRefFrom<QrynLogSearchMachine>; range: ExplorerRange; query: string; onFilter: (edit: FilterEdit) => void; onOpenTrace: (id: string) => void; instanceUrl: string; auth: string; display?: LogDisplay }) {
   const state = useSelector(actor, (s) => s);
   const { result, error } = state.context;
+  const shown = useMemo(() => displayedLines(result?.lines ?? [], display), [result, display]);
   if (state.matches('idle')) return <p className={css({ color: 'fg.muted' })}>Run a log query to see its lines.</p>;
   if (state.matches('running')) return <Spinner size="lg" label="Reading the logs" />;
   if (state.matches('error')) {
@@ -128,12 +169,10 @@ function SearchResults({ actor, range, query, onFilter, onOpenTrace, instanceUrl
         <p className={css({ textStyle: 'xs', color: 'fg.muted' })}>The volume could not be read: {result.volumeError}</p>
       )}
       <p className={css({ textStyle: 'sm', color: 'fg.muted' })} role="status">
-        {result.lines.length === 0
-          ? 'No lines matched in this time range.'
-          : `${result.lines.length.toLocaleString('en-US')} ${result.lines.length === 1 ? 'line' : 'lines'}, newest first${result.lines.length >= result.limit ? ` (the limit of ${result.limit.toLocaleString('en-US')}; narrow the query or the range for older ones)` : ''}.`}
+        {linesStatus(result.lines.length, shown, display, result.limit)}
       </p>
       {result.lines.length > 0 && <LogExports lines={result.lines} name={exportName(query, instanceUrl, range.to)} />}
-      <LogLines lines={result.lines} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
+      <LogLines lines={shown.lines} duplicates={shown.duplicates} wrap={display.wrap} prettify={display.prettify} parsedQuery={hasParser(query)} onFilter={onFilter} onOpenTrace={onOpenTrace} context={{ instanceUrl, auth }} />
     </div>
   );
 }
@@ -242,6 +281,8 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
   useReportQueryError(useSelector(search, (s) => (s.matches('error') ? s.context.error : null)));
   const tailState = useSelector(tail, (s) => s.value);
   const tailing = tailState !== 'off';
+  const display = useMemo(() => readLogDisplay(params), [params]);
+  const setDisplay = (next: LogDisplay) => setParams((prev) => writeLogDisplay(prev, next), { replace: true, preventScrollReset: true });
   const startTail = () => tail.send({ type: 'tail.start', request: { instanceUrl, auth, query } });
   const onFilter = (edit: FilterEdit) => onQueryChange(addFilter(query, edit));
   return (
@@ -257,11 +298,12 @@ export function LogsPanel(props: LogsPanelProps): JSX.Element {
           </NativeSelect>
         </Field>
         <TailControls actor={tail} start={startTail} />
+        <LogDisplayControls display={display} onChange={setDisplay} />
       </div>
       {tailing ? (
         <TailResults actor={tail} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} />
       ) : (
-        <SearchResults actor={search} range={range} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} instanceUrl={instanceUrl} auth={auth} />
+        <SearchResults actor={search} range={range} query={query} onFilter={onFilter} onOpenTrace={onOpenTrace} instanceUrl={instanceUrl} auth={auth} display={display} />
       )}
     </section>
   );

@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import { css } from 'styled-system/css';
 import { formatDuration, layoutWaterfall, type TraceSpan, type Waterfall, type WaterfallRow } from '../../../../../services/qryn-traces';
+import { SpanLogsButton } from '../span-logs';
 
 // Service colours: Radix step 9 of distinct hues, with fixed fallbacks.
 const SERVICE_COLOURS = [
@@ -59,6 +60,7 @@ function SpanDetails({ span }: { span: TraceSpan }) {
       <Attributes title="Span attributes" entries={span.attributes} />
       <Attributes title="Resource attributes" entries={span.resource} />
       <SpanEvents span={span} />
+      <SpanLogsButton span={span} />
     </div>
   );
 }
