@@ -116,6 +116,7 @@ function inArrays(keys: string, values: string, types: string, name: string, op:
 
 const SPAN = ['attribute_keys', 'attribute_values', 'attribute_types'] as const;
 const RESOURCE = ['resource_keys', 'resource_values', 'resource_types'] as const;
+const SCOPE = ['scope_keys', 'scope_values', 'scope_types'] as const;
 
 function resourceCompare(name: string, op: CompareOp, value: Static): string | null {
   // The service name has its own column (Zipkin spans carry it there only).
@@ -134,6 +135,8 @@ function compareSql(ref: AttributeRef, op: CompareOp, value: Static, table: Span
       return inArrays(...SPAN, ref.name, op, value);
     case 'resource':
       return resourceCompare(ref.name, op, value);
+    case 'instrumentation':
+      return inArrays(...SCOPE, ref.name, op, value);
     case 'unscoped': {
       const a = inArrays(...SPAN, ref.name, op, value);
       const b = resourceCompare(ref.name, op, value);
@@ -153,6 +156,13 @@ function compareSql(ref: AttributeRef, op: CompareOp, value: Static, table: Span
         case 'duration': {
           const n = numberSql(value);
           return n === null || !ORDER_OPS.has(op) ? null : `duration_ns ${op} ${n}`;
+        }
+        case 'instrumentationName':
+        case 'instrumentationVersion': {
+          // Spans without a scope (Zipkin's, older rows) hold '' there: no value, as the evaluator reads it.
+          const column = ref.name === 'instrumentationName' ? 'scope_name' : 'scope_version';
+          const c = textCompare(column, op, value);
+          return c === null ? null : `(${column} != '' AND ${c})`;
         }
         case 'rootName':
         case 'rootServiceName': {
@@ -181,6 +191,7 @@ function presenceSql(ref: AttributeRef, present: boolean): string | null {
   let sql: string;
   if (ref.scope === 'span') sql = has(SPAN[0]);
   else if (ref.scope === 'resource') sql = service ? `service_name != ''` : has(RESOURCE[0]);
+  else if (ref.scope === 'instrumentation') sql = has(SCOPE[0]);
   else if (ref.scope === 'unscoped') sql = `(${has(SPAN[0])} OR ${service ? `service_name != ''` : has(RESOURCE[0])})`;
   else return null;
   return present ? sql : `NOT ${sql}`;
@@ -315,7 +326,7 @@ export function isExactField(e: FieldExpr): boolean {
     if (e.left.kind !== 'attribute' || e.right.kind !== 'static') return false;
     const ref = e.left.ref;
     // An attribute may hold an array, whose regex comparison is only wider (arrayCompare).
-    if (ref.scope === 'span' || (ref.scope === 'resource' && ref.name !== 'service.name')) return arrayCompareExact(e.op as CompareOp);
+    if (ref.scope === 'span' || ref.scope === 'instrumentation' || (ref.scope === 'resource' && ref.name !== 'service.name')) return arrayCompareExact(e.op as CompareOp);
     return ref.scope === 'resource' || (ref.scope === 'intrinsic' && ['name', 'status', 'kind', 'duration'].includes(ref.name));
   }
   if (e.kind === 'unary') return e.op === 'exists' || e.op === 'notExists';

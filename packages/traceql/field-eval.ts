@@ -40,6 +40,9 @@ export interface EvalSpan {
   links: SpanLinkRow[];
   scopeName?: string;
   scopeVersion?: string;
+  /** The instrumentation scope's attributes and their OTLP types (TraceQL's `instrumentation.` scope). */
+  scopeAttributes?: Map<string, string>;
+  scopeTypes?: Map<string, string>;
 }
 
 /** The trace a span belongs to: what trace-level intrinsics and structural operators read. */
@@ -162,7 +165,7 @@ export function attributeValue(ref: AttributeRef, span: EvalSpan, trace: EvalTra
     case 'link':
       return typed(focus.link?.attributes.get(ref.name), focus.link?.types?.get(ref.name));
     case 'instrumentation':
-      return undefined;
+      return typed(span.scopeAttributes?.get(ref.name), span.scopeTypes?.get(ref.name));
     case 'intrinsic':
       switch (ref.name) {
         case 'duration':

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs';
 import { HttpError, sendJson, text, type ReadRequest } from './gateway-http';
 import { OtlpTraceEncoder } from './ingest/protos';
-import { createTraceReader, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
+import { createTraceReader, type StoredSpan, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
 import { searchTraces } from './trace-search';
 import { parseTraceQLParam, scheduled } from './tempo-read';
 import { tempoMetricsApi } from './tempo-metrics-api';
@@ -314,26 +314,45 @@ function keyValues(attributes: [string, string][], types: string[] = []) {
   });
 }
 
+/**
+ * A resource's spans grouped by instrumentation scope (OTLP's ScopeSpans) in the order they come; the scope is
+ * answered when it has a name, a version or attributes (Zipkin spans and rows stored before scopes have none).
+ */
+function byScope(spans: StoredSpan[]): { scope?: Record<string, unknown>; spans: StoredSpan[] }[] {
+  const groups = new Map<string, { scope?: Record<string, unknown>; spans: StoredSpan[] }>();
+  for (const span of spans) {
+    const { name, version, attributes, types } = span.scope;
+    const key = JSON.stringify([name, version, attributes, types]);
+    let group = groups.get(key);
+    if (!group) {
+      const scope = name || version || attributes.length ? { name, version, ...(attributes.length ? { attributes: keyValues(attributes, types) } : {}) } : undefined;
+      group = { ...(scope ? { scope } : {}), spans: [] };
+      groups.set(key, group);
+    }
+    group.spans.push(span);
+  }
+  return [...groups.values()];
+}
+
 /** OTLP JSON resource spans (the v1 answer's `batches`, hex ids as Grafana reads them). */
 function jsonTrace(resources: TraceResource[]) {
   return resources.map((resource) => ({
     resource: { attributes: keyValues(resource.attributes, resource.types) },
-    scopeSpans: [
-      {
-        spans: resource.spans.map((s) => ({
-          traceId: s.traceId,
-          spanId: s.spanId,
-          ...(s.parentId ? { parentSpanId: s.parentId } : {}),
-          name: s.name,
-          kind: `SPAN_KIND_${s.kind}`,
-          startTimeUnixNano: s.startNs.toString(),
-          endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-          attributes: keyValues(s.attributes, s.attributeTypes),
-          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
-          status: { code: s.statusCode },
-        })),
-      },
-    ],
+    scopeSpans: byScope(resource.spans).map((group) => ({
+      ...(group.scope ? { scope: group.scope } : {}),
+      spans: group.spans.map((s) => ({
+        traceId: s.traceId,
+        spanId: s.spanId,
+        ...(s.parentId ? { parentSpanId: s.parentId } : {}),
+        name: s.name,
+        kind: `SPAN_KIND_${s.kind}`,
+        startTimeUnixNano: s.startNs.toString(),
+        endTimeUnixNano: (s.startNs + s.durationNs).toString(),
+        attributes: keyValues(s.attributes, s.attributeTypes),
+        ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
+        status: { code: s.statusCode },
+      })),
+    })),
   }));
 }
 
@@ -343,23 +362,22 @@ function protobufTrace(resources: TraceResource[]) {
   return {
     resourceSpans: resources.map((resource) => ({
       resource: { attributes: keyValues(resource.attributes, resource.types) },
-      scopeSpans: [
-        {
-          spans: resource.spans.map((s) => ({
-            traceId: bytes(s.traceId),
-            spanId: bytes(s.spanId),
-            ...(s.parentId ? { parentSpanId: bytes(s.parentId) } : {}),
-            name: s.name,
-            kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
-            startTimeUnixNano: s.startNs.toString(),
-            endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-            attributes: keyValues(s.attributes, s.attributeTypes),
-            // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
-            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
-            status: { code: s.statusCode },
-          })),
-        },
-      ],
+      scopeSpans: byScope(resource.spans).map((group) => ({
+        ...(group.scope ? { scope: group.scope } : {}),
+        spans: group.spans.map((s) => ({
+          traceId: bytes(s.traceId),
+          spanId: bytes(s.spanId),
+          ...(s.parentId ? { parentSpanId: bytes(s.parentId) } : {}),
+          name: s.name,
+          kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
+          startTimeUnixNano: s.startNs.toString(),
+          endTimeUnixNano: (s.startNs + s.durationNs).toString(),
+          attributes: keyValues(s.attributes, s.attributeTypes),
+          // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
+          events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
+          status: { code: s.statusCode },
+        })),
+      })),
     })),
   };
 }

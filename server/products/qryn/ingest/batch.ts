@@ -40,6 +40,9 @@ export interface SpanRecord {
   /** OTLP's instrumentation scope of the span (scopeSpans[].scope): name and version. */
   scopeName?: string;
   scopeVersion?: string;
+  /** The scope's attributes (InstrumentationScope.attributes) and their OTLP types, by position. */
+  scopeAttributes?: [string, string][];
+  scopeTypes?: string[];
   source: 'zipkin' | 'otlp';
   payload: string;
 }

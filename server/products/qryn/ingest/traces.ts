@@ -140,6 +140,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
       const instrumentation = isRecord(scope.scope) ? scope.scope : isRecord(scope.instrumentationLibrary) ? scope.instrumentationLibrary : {};
       const scopeName = typeof instrumentation.name === 'string' ? instrumentation.name : '';
       const scopeVersion = typeof instrumentation.version === 'string' ? instrumentation.version : '';
+      const scopeAttributes = attributes(instrumentation.attributes);
+      const scopeTypes = attributeTypes(instrumentation.attributes);
       for (const span of (scope.spans as unknown[]) ?? []) {
         if (!isRecord(span)) throw new IngestError('Each span must be an object.');
         const start = nanos(span.startTimeUnixNano, 'startTimeUnixNano');
@@ -167,6 +169,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
           resourceTypes,
           scopeName,
           scopeVersion,
+          scopeAttributes,
+          scopeTypes,
           source: 'otlp',
           payload: JSON.stringify(span, (_key, value: unknown) =>
             value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'bigint' ? value.toString() : isLong(value) ? longText(value) : value,
