@@ -444,7 +444,7 @@ describe('databases created before the instrumentation scope attributes', () => 
       const oldTrace = hex(16);
       const day = new Date(startMs).toISOString().slice(0, 10);
       await client.command(
-        `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, [], [], 'otlp', '{}', ['service.name'], ['legacy'], [], ['s'], 'old-lib', '1.0')`,
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['codes'], ['["200"]'], 'otlp', '{}', ['service.name'], ['legacy'], ['a'], ['s'], 'old-lib', '1.0')`,
       );
       const newTrace = hex(16);
       const batch = new Batch();
@@ -470,6 +470,10 @@ describe('databases created before the instrumentation scope attributes', () => 
       expect(await names('{ instrumentation.lib.shard = 3 }')).toEqual(['new root']);
       expect(await names('{ instrumentation.lib.tier = nil }')).toEqual(['old root']);
       expect(await names('{ instrumentation:name = "old-lib" }')).toEqual(['old root']);
+      // An array stored before its elements' types: each element is untyped text, compared as the other side's type.
+      expect(await names('{ span.codes = 200 }')).toEqual(['old root']);
+      expect(await names('{ span.codes = "200" }')).toEqual(['old root']);
+      expect(await names('{ span.codes = 200 && 1 = 1 }')).toEqual(['old root']);
       expect(await reader.tagNames(range, 'instrumentation')).toEqual(['lib.shard', 'lib.tier']);
     });
   });

@@ -7,7 +7,7 @@ import { parseTraceQLParam, scheduled } from './tempo-read';
 import { tempoMetricsApi } from './tempo-metrics-api';
 import { parseAttributeRef, parseQuery } from '../../../packages/traceql/parse';
 import type { AttributeRef, FieldExpr, Pipeline, Static } from '../../../packages/traceql/ast';
-import type { Value } from '../../../packages/traceql/field-eval';
+import { arrayElements, elementType, type Value } from '../../../packages/traceql/field-eval';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
 // The Tempo HTTP API of an instance (what Grafana's Tempo datasource calls), also under /tempo/…:
@@ -293,6 +293,8 @@ function anyValue(value: NonNullable<Value>): Record<string, unknown> {
       return Number.isInteger(value.v) ? { intValue: String(value.v) } : { doubleValue: value.v };
     case 'bool':
       return { boolValue: value.v };
+    case 'array':
+      return { arrayValue: { values: value.elems.map((e, i) => storedAnyValue(e, value.types[i])) } };
     default:
       return { stringValue: value.v };
   }
@@ -301,17 +303,24 @@ function anyValue(value: NonNullable<Value>): Record<string, unknown> {
 const typedKeyValues = (attributes: [string, Value][]) => attributes.map(([key, value]) => ({ key, value: value === undefined ? { stringValue: 'nil' } : anyValue(value) }));
 
 /**
- * Stored attributes as OTLP KeyValues with their stored type (int64 as decimal text, which both OTLP/JSON and
- * protobufjs take); untyped values (stored before types were) and arrays answer as strings.
+ * A stored value as an OTLP AnyValue of its stored type (int64 as decimal text, which both OTLP/JSON and protobufjs
+ * take); an array (`a` and its elements' letters) as `arrayValue` of its elements, each of its own type. Untyped
+ * values (stored before types were) and lists answer as strings.
  */
+function storedAnyValue(value: string, type: string | undefined): Record<string, unknown> {
+  if (type === 'i' && /^-?\d+$/.test(value)) return { intValue: value };
+  if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { doubleValue: Number(value) };
+  if (type === 'b') return { boolValue: value === 'true' };
+  if (type?.startsWith('a')) {
+    const elems = arrayElements(value);
+    if (elems) return { arrayValue: { values: elems.map((e, i) => storedAnyValue(e, elementType(type[i + 1]))) } };
+  }
+  return { stringValue: value };
+}
+
+/** Stored attributes as OTLP KeyValues with their stored types. */
 function keyValues(attributes: [string, string][], types: string[] = []) {
-  return attributes.map(([key, value], i) => {
-    const type = types[i];
-    if (type === 'i' && /^-?\d+$/.test(value)) return { key, value: { intValue: value } };
-    if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { key, value: { doubleValue: Number(value) } };
-    if (type === 'b') return { key, value: { boolValue: value === 'true' } };
-    return { key, value: { stringValue: value } };
-  });
+  return attributes.map(([key, value], i) => ({ key, value: storedAnyValue(value, types[i]) }));
 }
 
 /**

@@ -60,7 +60,7 @@ const TYPE_NAMES: Record<string, string> = { s: 'string', i: 'int', d: 'float', 
 
 /** The type of a stored value: its stored type, or for rows stored before types were, read from its form. */
 export function tagType(value: string, stored: string | undefined): string {
-  if (stored && TYPE_NAMES[stored]) return TYPE_NAMES[stored];
+  if (stored && TYPE_NAMES[stored[0]]) return TYPE_NAMES[stored[0]];
   if (/^-?\d+$/.test(value)) return 'int';
   if (/^-?\d+\.\d+(?:[eE][-+]?\d+)?$/.test(value)) return 'float';
   if (value === 'true' || value === 'false') return 'bool';

@@ -94,7 +94,8 @@ export function anyValueType(value: unknown): string {
   if (value.boolValue !== undefined && value.boolValue !== null) return 'b';
   if (value.intValue !== undefined && value.intValue !== null) return 'i';
   if (value.doubleValue !== undefined && value.doubleValue !== null) return 'd';
-  if (isRecord(value.arrayValue)) return 'a';
+  // An array's type carries its elements' types after the `a`, one letter each ('aiis': two ints and a string).
+  if (isRecord(value.arrayValue)) return `a${(Array.isArray(value.arrayValue.values) ? value.arrayValue.values : []).map((e) => anyValueType(e)[0]).join('')}`;
   if (isRecord(value.kvlistValue)) return 'k';
   return 's';
 }
