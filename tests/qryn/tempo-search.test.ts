@@ -94,7 +94,7 @@ beforeAll(async () => {
     resourceSpans: [
       {
         resource: { attributes: [attr('service.name', svc('mailer'))] },
-        scopeSpans: [{ scope: { name: `mailer-lib-${run}`, attributes: [attr('lib.tier', 'silver'), attr('lib.beta', true)] }, spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true)],
+        scopeSpans: [{ scope: { name: `mailer-lib-${run}`, attributes: [attr('lib.tier', 'silver'), attr('lib.beta', true)] }, spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true), { key: 'mail.codes', value: { arrayValue: { values: [{ intValue: 250 }, { stringValue: '550' }, { doubleValue: 0.5 }] } } }],
           events: [{ timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [attr('queue.depth', 7)] }, { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent' }] }] }],
       },
     ],
@@ -170,6 +170,15 @@ describe('TraceQL search (/api/search?q=)', () => {
     expect(await found(`{ ${mine} && span.lib.tier = "gold" }`)).toEqual([]);
     expect(await found(`{ ${mine} && resource.lib.tier = "gold" }`)).toEqual([]);
     expect(await found(`{ ${mine} && instrumentation.http.method = "POST" }`)).toEqual([]);
+  });
+
+  it('typed array elements pushed in protobuf: an int element is not its digits, a string element not a number', async () => {
+    expect(await found(`{ ${mine} && span.mail.codes = 250 }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes = "250" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && span.mail.codes = "550" }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes = 550 }`)).toEqual([]);
+    expect(await found(`{ ${mine} && span.mail.codes < 1 }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes > 300 && 1 = 1 }`)).toEqual([]);
   });
 
   it('lists the matched spans with the attributes the query names, up to spss', async () => {
@@ -303,6 +312,8 @@ describe('trace by id', () => {
     const v2 = await gw(`/api/v2/traces/${traceC}`, { accept: 'application/protobuf' });
     const response = tempoToObject(TempoTraceByIDResponse, v2.raw);
     expect(response.trace.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceC, name: `send-${run}`, kind: 'SPAN_KIND_INTERNAL', endTimeUnixNano: String(startNs + 10_300_000_000n) });
+    // An array's elements keep their types through the protobuf push and back.
+    expect(response.trace.resourceSpans[0].scopeSpans[0].spans[0].attributes).toContainEqual({ key: 'mail.codes', value: { arrayValue: { values: [{ intValue: '250' }, { stringValue: '550' }, { doubleValue: 0.5 }] } } });
     expect(response.trace.resourceSpans[0].scopeSpans[0].scope).toMatchObject({ name: `mailer-lib-${run}`, attributes: [attr('lib.tier', 'silver'), attr('lib.beta', true)] });
     const b = tempoToObject(TempoTrace, (await gw(`/api/traces/${traceB}`, { accept: 'application/protobuf' })).raw);
     expect(b.resourceSpans[0].scopeSpans[0].scope).toMatchObject({ name: `inventory-lib-${run}`, version: '2.1', attributes: [attr('lib.tier', 'gold'), { key: 'lib.shard', value: { intValue: '3' } }] });
