@@ -65,10 +65,10 @@ function textCompare(v: string, op: CompareOp, value: Static): string | null {
  * The stored types a comparison with this static can hold for (field-eval.ts: a typed value compares only with its
  * own kind; an untyped one — older rows, lists — as text; arrays are compared by arrayCompare).
  */
-function typeCondition(value: Static): string {
-  if (value.type === 'string') return `t NOT IN ('i', 'd', 'b')`;
-  if (value.type === 'bool') return `t NOT IN ('s', 'i', 'd')`;
-  return `t NOT IN ('s', 'b')`;
+function typeCondition(value: Static, t = 't'): string {
+  if (value.type === 'string') return `${t} NOT IN ('i', 'd', 'b')`;
+  if (value.type === 'bool') return `${t} NOT IN ('s', 'i', 'd')`;
+  return `${t} NOT IN ('s', 'b')`;
 }
 
 /**
@@ -78,20 +78,25 @@ function typeCondition(value: Static): string {
  * control character. (The regex's `\\` is written `\\\\` in the SQL literal and twice that in this template.)
  */
 const ELEMENTS = `extractAll(v, '"((?:[^"\\\\\\\\]|\\\\\\\\.)*)"')`;
+/**
+ * The elements' types, by position: the stored type's letters after its `a` (field-eval.ts's elementType: nested
+ * arrays and lists, and arrays stored before element types were, are '' — untyped).
+ */
+const ELEMENT_TYPES = `arrayMap(elem_pos -> if(substring(t, elem_pos + 1, 1) IN ('s', 'i', 'd', 'b'), substring(t, elem_pos + 1, 1), ''), arrayEnumerate(${ELEMENTS}))`;
 
 /**
  * A stored array compared with a static as field-eval.ts's compareArray does: `!=` and `!~` when every element
- * satisfies them, the others when one does. Exact for strings (`=`, `!=`: the element's escaped text against the
+ * satisfies them, the others when one does; an element compares only when its type may (typeCondition). Exact for strings (`=`, `!=`: the element's escaped text against the
  * static's, both JSON escapes), numbers (an element with an escape never reads as one) and booleans; a regex is
  * tried on the escaped text, and an element that holds an escape is let through (wider: the evaluator decides).
  */
 function arrayCompare(op: CompareOp, value: Static): string | null {
-  const some = (c: string) => `arrayExists(e -> ${c}, ${ELEMENTS})`;
-  const every = (c: string) => `arrayAll(e -> ${c}, ${ELEMENTS})`;
+  const some = (c: string) => `arrayExists((e, elem_type) -> ${typeCondition(value, 'elem_type')} AND ${c}, ${ELEMENTS}, ${ELEMENT_TYPES})`;
+  const every = (c: string) => `arrayAll((e, elem_type) -> ${typeCondition(value, 'elem_type')} AND ${c}, ${ELEMENTS}, ${ELEMENT_TYPES})`;
   const escaped = (text: string) => sqlString(JSON.stringify(text).slice(1, -1));
   if (value.type === 'string') {
-    if (op === '=') return `has(${ELEMENTS}, ${escaped(value.value)})`;
-    if (op === '!=') return `NOT has(${ELEMENTS}, ${escaped(value.value)})`;
+    if (op === '=') return some(`e = ${escaped(value.value)}`);
+    if (op === '!=') return every(`e != ${escaped(value.value)}`);
     const re = sqlString(toClickHouseRegex(value.value, true));
     if (op === '=~') return some(`(match(e, ${re}) OR position(e, '\\\\') > 0)`);
     if (op === '!~') return every(`(NOT match(e, ${re}) OR position(e, '\\\\') > 0)`);
@@ -111,11 +116,12 @@ function inArrays(keys: string, values: string, types: string, name: string, op:
   // Rows stored before types were have no types: each value is then untyped ('').
   const typeList = `if(empty(${types}), arrayMap(x -> '', ${keys}), ${types})`;
   if (c === null || a === null) return null;
-  return `arrayExists((k, v, t) -> k = ${sqlString(name)} AND if(t = 'a', ${a}, ${typeCondition(value)} AND ${c}), ${keys}, ${values}, ${typeList})`;
+  return `arrayExists((k, v, t) -> k = ${sqlString(name)} AND if(substring(t, 1, 1) = 'a', ${a}, ${typeCondition(value)} AND ${c}), ${keys}, ${values}, ${typeList})`;
 }
 
 const SPAN = ['attribute_keys', 'attribute_values', 'attribute_types'] as const;
 const RESOURCE = ['resource_keys', 'resource_values', 'resource_types'] as const;
+const SCOPE = ['scope_keys', 'scope_values', 'scope_types'] as const;
 
 function resourceCompare(name: string, op: CompareOp, value: Static): string | null {
   // The service name has its own column (Zipkin spans carry it there only).
@@ -134,6 +140,8 @@ function compareSql(ref: AttributeRef, op: CompareOp, value: Static, table: Span
       return inArrays(...SPAN, ref.name, op, value);
     case 'resource':
       return resourceCompare(ref.name, op, value);
+    case 'instrumentation':
+      return inArrays(...SCOPE, ref.name, op, value);
     case 'unscoped': {
       const a = inArrays(...SPAN, ref.name, op, value);
       const b = resourceCompare(ref.name, op, value);
@@ -153,6 +161,13 @@ function compareSql(ref: AttributeRef, op: CompareOp, value: Static, table: Span
         case 'duration': {
           const n = numberSql(value);
           return n === null || !ORDER_OPS.has(op) ? null : `duration_ns ${op} ${n}`;
+        }
+        case 'instrumentationName':
+        case 'instrumentationVersion': {
+          // Spans without a scope (Zipkin's, older rows) hold '' there: no value, as the evaluator reads it.
+          const column = ref.name === 'instrumentationName' ? 'scope_name' : 'scope_version';
+          const c = textCompare(column, op, value);
+          return c === null ? null : `(${column} != '' AND ${c})`;
         }
         case 'rootName':
         case 'rootServiceName': {
@@ -181,6 +196,7 @@ function presenceSql(ref: AttributeRef, present: boolean): string | null {
   let sql: string;
   if (ref.scope === 'span') sql = has(SPAN[0]);
   else if (ref.scope === 'resource') sql = service ? `service_name != ''` : has(RESOURCE[0]);
+  else if (ref.scope === 'instrumentation') sql = has(SCOPE[0]);
   else if (ref.scope === 'unscoped') sql = `(${has(SPAN[0])} OR ${service ? `service_name != ''` : has(RESOURCE[0])})`;
   else return null;
   return present ? sql : `NOT ${sql}`;
@@ -315,7 +331,7 @@ export function isExactField(e: FieldExpr): boolean {
     if (e.left.kind !== 'attribute' || e.right.kind !== 'static') return false;
     const ref = e.left.ref;
     // An attribute may hold an array, whose regex comparison is only wider (arrayCompare).
-    if (ref.scope === 'span' || (ref.scope === 'resource' && ref.name !== 'service.name')) return arrayCompareExact(e.op as CompareOp);
+    if (ref.scope === 'span' || ref.scope === 'instrumentation' || (ref.scope === 'resource' && ref.name !== 'service.name')) return arrayCompareExact(e.op as CompareOp);
     return ref.scope === 'resource' || (ref.scope === 'intrinsic' && ['name', 'status', 'kind', 'duration'].includes(ref.name));
   }
   if (e.kind === 'unary') return e.op === 'exists' || e.op === 'notExists';

@@ -40,6 +40,9 @@ export interface EvalSpan {
   links: SpanLinkRow[];
   scopeName?: string;
   scopeVersion?: string;
+  /** The instrumentation scope's attributes and their OTLP types (TraceQL's `instrumentation.` scope). */
+  scopeAttributes?: Map<string, string>;
+  scopeTypes?: Map<string, string>;
 }
 
 /** The trace a span belongs to: what trace-level intrinsics and structural operators read. */
@@ -79,8 +82,9 @@ export type Value =
   | { t: 'status'; v: Status }
   | { t: 'kind'; v: Kind }
   // An OTLP array attribute: `v` is its stored text (a JSON array of the elements' texts, as the ingest writes it),
-  // `elems` the elements' texts. The elements' own types are not stored, so each compares as untyped text.
-  | { t: 'array'; v: string; elems: string[] }
+  // `elems` the elements' texts and `types` their OTLP types ('' where unknown: arrays stored before element types
+  // were, whose elements compare as untyped text).
+  | { t: 'array'; v: string; elems: string[]; types: string[] }
   | undefined;
 
 /** Which event or link a condition on `event.`/`link.` reads (the filter holds if it holds for some event or link). */
@@ -127,20 +131,25 @@ function typed(v: string | undefined, type: string | undefined): Value {
     }
     case 'b':
       return { t: 'bool', v: v === 'true' };
-    case 'a':
-      return arrayValue(v);
     default:
-      return { t: 'text', v };
+      return type?.startsWith('a') ? arrayValue(v, type) : { t: 'text', v };
   }
 }
-function arrayValue(v: string): Value {
+/** The type an array element compares with: a scalar's letter; nested arrays and lists are untyped text. */
+export const elementType = (letter: string | undefined) => (letter && 'sidb'.includes(letter) ? letter : '');
+/** The elements' texts of a stored array (the ingest's JSON array of strings), or undefined when it is not one. */
+export function arrayElements(v: string): string[] | undefined {
   try {
     const elems: unknown = JSON.parse(v);
-    if (Array.isArray(elems) && elems.every((e) => typeof e === 'string')) return { t: 'array', v, elems };
+    return Array.isArray(elems) && elems.every((e) => typeof e === 'string') ? elems : undefined;
   } catch {
-    // Not the ingest's form: compared as text, as before arrays were compared element by element.
+    return undefined;
   }
-  return { t: 'text', v };
+}
+function arrayValue(v: string, type: string): Value {
+  const elems = arrayElements(v);
+  // Not the ingest's form: compared as text, as before arrays were compared element by element.
+  return elems ? { t: 'array', v, elems, types: elems.map((_e, i) => elementType(type[i + 1])) } : { t: 'text', v };
 }
 const spanAttr = (span: EvalSpan, name: string) => typed(span.attributes.get(name), span.attributeTypes?.get(name));
 const resourceAttr = (span: EvalSpan, name: string) => typed(span.resource.get(name), span.resourceTypes?.get(name));
@@ -162,7 +171,7 @@ export function attributeValue(ref: AttributeRef, span: EvalSpan, trace: EvalTra
     case 'link':
       return typed(focus.link?.attributes.get(ref.name), focus.link?.types?.get(ref.name));
     case 'instrumentation':
-      return undefined;
+      return typed(span.scopeAttributes?.get(ref.name), span.scopeTypes?.get(ref.name));
     case 'intrinsic':
       switch (ref.name) {
         case 'duration':
@@ -292,8 +301,12 @@ function compare(op: string, a: Value, b: Value): boolean {
  */
 function compareArray(op: string, a: NonNullable<Value>, b: NonNullable<Value>): boolean {
   if (a.t === 'array' && b.t === 'array') return false;
-  const array = (a.t === 'array' ? a : b) as { elems: string[] };
-  const each = (e: string) => (a.t === 'array' ? compare(op, { t: 'text', v: e }, b) : compare(op, a, { t: 'text', v: e }));
+  const array = (a.t === 'array' ? a : b) as { elems: string[]; types: string[] };
+  // Each element with its own type, compared as a scalar attribute of that type is (an int element is not "5").
+  const each = (e: string, i: number) => {
+    const element = typed(e, array.types[i]);
+    return a.t === 'array' ? compare(op, element, b) : compare(op, a, element);
+  };
   return op === '!=' || op === '!~' ? array.elems.every(each) : array.elems.some(each);
 }
 

@@ -5,9 +5,10 @@ import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { OtlpTraceEncoder } from '../../server/products/qryn/ingest/protos';
 import { TempoTrace, TempoTraceByIDResponse, tempoToObject } from '../support/tempo-proto';
 import { Batch } from '../../server/products/qryn/ingest/batch';
-import { decodeZipkin } from '../../server/products/qryn/ingest/traces';
+import { decodeOtlp, decodeZipkin } from '../../server/products/qryn/ingest/traces';
 import { findInstance } from '../../server/products/qryn/qryn-repository';
 import { createTraceReader } from '../../server/products/qryn/trace-reader';
+import type { StorageClient } from '../../server/products/qryn/storage-client';
 import { parseQuery } from '../../packages/traceql/parse';
 import { searchTraces } from '../../server/products/qryn/trace-search';
 
@@ -74,7 +75,8 @@ beforeAll(async () => {
         resource: { attributes: [attr('service.name', svc('inventory')), attr('deployment.environment', 'staging')] },
         scopeSpans: [
           {
-            scope: { name: `inventory-lib-${run}`, version: '2.1' },
+            // The scope's attributes: TraceQL's `instrumentation.` scope, typed as the span's are.
+            scope: { name: `inventory-lib-${run}`, version: '2.1', attributes: [attr('lib.tier', 'gold'), { key: 'lib.shard', value: { intValue: '3' } }] },
             spans: [
               { traceId: traceB, spanId: spanB1, name: 'list items', kind: 2, startTimeUnixNano: String(startNs + 5_000_000_000n), endTimeUnixNano: String(startNs + 5_020_000_000n), attributes: [attr('http.method', 'POST'), attr('http.status_code', 503)], status: { code: 2 },
                 events: [{ timeUnixNano: String(startNs + 5_015_000_000n), name: 'exception', attributes: [attr('exception.type', 'Timeout'), attr('retries', 2)] }] },
@@ -92,7 +94,7 @@ beforeAll(async () => {
     resourceSpans: [
       {
         resource: { attributes: [attr('service.name', svc('mailer'))] },
-        scopeSpans: [{ spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true)],
+        scopeSpans: [{ scope: { name: `mailer-lib-${run}`, attributes: [attr('lib.tier', 'silver'), attr('lib.beta', true)] }, spans: [{ traceId: Buffer.from(traceC, 'hex'), spanId: Buffer.from(spanC1, 'hex'), name: `send-${run}`, kind: 1, startTimeUnixNano: String(startNs + 10_000_000_000n), endTimeUnixNano: String(startNs + 10_300_000_000n), attributes: [attr('mail.retry', true), { key: 'mail.codes', value: { arrayValue: { values: [{ intValue: 250 }, { stringValue: '550' }, { doubleValue: 0.5 }] } } }],
           events: [{ timeUnixNano: String(startNs + 10_100_000_000n), name: 'queued', attributes: [attr('queue.depth', 7)] }, { timeUnixNano: String(startNs + 10_250_000_000n), name: 'sent' }] }] }],
       },
     ],
@@ -150,6 +152,33 @@ describe('TraceQL search (/api/search?q=)', () => {
     expect(await found(`{ name = "charge" && ${mine} } && { name = "list items" }`)).toEqual([]);
     expect(await found(`{ rootServiceName = "${svc('inventory')}" && name = "db query" }`)).toEqual(ids(traceB));
     expect(await found(`{ traceDuration > 200ms && ${mine} }`)).toEqual(ids(traceC));
+  });
+
+  it('instrumentation scope attributes, typed as Tempo types them (JSON and protobuf pushes)', async () => {
+    expect(await found(`{ ${mine} && instrumentation.lib.tier = "gold" }`)).toEqual(ids(traceB));
+    expect(await found(`{ ${mine} && instrumentation.lib.tier =~ "s.*" }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && instrumentation.lib.shard = 3 }`)).toEqual(ids(traceB));
+    expect(await found(`{ ${mine} && instrumentation.lib.shard >= 2 }`)).toEqual(ids(traceB));
+    // An int is not the string "3"; a bool is not the string "true".
+    expect(await found(`{ ${mine} && instrumentation.lib.shard = "3" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && instrumentation.lib.beta = true }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && instrumentation.lib.beta = "true" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && instrumentation.lib.tier != nil }`)).toEqual(ids(traceB, traceC));
+    expect(await found(`{ ${mine} && instrumentation.lib.tier = nil }`)).toEqual(ids(traceA));
+    expect(await found(`{ ${mine} && instrumentation.lib.tier != "gold" }`)).toEqual(ids(traceC));
+    // The scope's attributes are neither the span's nor the resource's.
+    expect(await found(`{ ${mine} && span.lib.tier = "gold" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && resource.lib.tier = "gold" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && instrumentation.http.method = "POST" }`)).toEqual([]);
+  });
+
+  it('typed array elements pushed in protobuf: an int element is not its digits, a string element not a number', async () => {
+    expect(await found(`{ ${mine} && span.mail.codes = 250 }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes = "250" }`)).toEqual([]);
+    expect(await found(`{ ${mine} && span.mail.codes = "550" }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes = 550 }`)).toEqual([]);
+    expect(await found(`{ ${mine} && span.mail.codes < 1 }`)).toEqual(ids(traceC));
+    expect(await found(`{ ${mine} && span.mail.codes > 300 && 1 = 1 }`)).toEqual([]);
   });
 
   it('lists the matched spans with the attributes the query names, up to spss', async () => {
@@ -213,7 +242,9 @@ describe('tag search and tags', () => {
     const only = async (name: string) => (await gw(`/api/v2/search/tags?scope=${name}`)).body.scopes;
     expect(await only('event')).toEqual([{ name: 'event', tags: expect.arrayContaining(['exception.type', 'retries', 'queue.depth']) }]);
     expect(await only('link')).toEqual([{ name: 'link', tags: [] }]);
-    expect(await only('instrumentation')).toEqual([{ name: 'instrumentation', tags: [] }]);
+    expect(await only('instrumentation')).toEqual([{ name: 'instrumentation', tags: expect.arrayContaining(['lib.beta', 'lib.shard', 'lib.tier']) }]);
+    expect(scope('span')).not.toContain('lib.tier');
+    expect(scope('resource')).not.toContain('lib.tier');
     expect(v2.body.scopes.map((s: { name: string }) => s.name)).toEqual(['span', 'resource', 'intrinsic', 'event', 'link', 'instrumentation']);
   });
 
@@ -222,6 +253,9 @@ describe('tag search and tags', () => {
     // OTLP's int 503 and Zipkin's string tag "200", each with its stored type.
     expect(await values('span.http.status_code')).toEqual(expect.arrayContaining([{ type: 'int', value: '503' }, { type: 'string', value: '200' }]));
     expect(await values('event.retries')).toEqual([{ type: 'int', value: '2' }]);
+    expect(await values('instrumentation.lib.tier', `{ ${mine} }`)).toEqual([{ type: 'string', value: 'gold' }, { type: 'string', value: 'silver' }]);
+    expect(await values('instrumentation.lib.shard', `{ ${mine} }`)).toEqual([{ type: 'int', value: '3' }]);
+    expect(await values('instrumentation.lib.beta', `{ ${mine} }`)).toEqual([{ type: 'bool', value: 'true' }]);
     expect(await values('instrumentation:name', `{ ${mine} && instrumentation:version = "2.1" }`)).toEqual([{ type: 'string', value: `inventory-lib-${run}` }]);
     expect(await values('event:name')).toEqual(expect.arrayContaining([{ type: 'string', value: 'exception' }, { type: 'string', value: 'queued' }]));
     expect(await values('duration', `{ ${mine} && name = "list items" }`)).toEqual([{ type: 'duration', value: '20ms' }]);
@@ -247,6 +281,10 @@ describe('trace by id', () => {
     expect(b.body.batches[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceB, spanId: spanB1, kind: 'SPAN_KIND_SERVER', status: { code: 2 }, attributes: [attr('http.method', 'POST'), { key: 'http.status_code', value: { intValue: '503' } }] });
     const a = await gw(`/tempo/api/traces/${traceA}`);
     expect(a.body.batches.map((r: any) => r.resource.attributes[0].value.stringValue).sort()).toEqual([svc('frontend'), svc('payments')]);
+    expect(b.body.batches[0].scopeSpans).toHaveLength(1);
+    expect(b.body.batches[0].scopeSpans[0].scope).toEqual({ name: `inventory-lib-${run}`, version: '2.1', attributes: [attr('lib.tier', 'gold'), { key: 'lib.shard', value: { intValue: '3' } }] });
+    // Zipkin spans have no instrumentation scope.
+    expect(a.body.batches.map((r: any) => r.scopeSpans[0].scope)).toEqual([undefined, undefined]);
     const v2 = await gw(`/api/v2/traces/${traceB}`);
     expect(v2.body.trace.resourceSpans).toEqual(b.body.batches);
     expect((await gw('/api/traces/00000000000000000000000000000001')).status).toBe(404);
@@ -274,6 +312,11 @@ describe('trace by id', () => {
     const v2 = await gw(`/api/v2/traces/${traceC}`, { accept: 'application/protobuf' });
     const response = tempoToObject(TempoTraceByIDResponse, v2.raw);
     expect(response.trace.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({ traceId: traceC, name: `send-${run}`, kind: 'SPAN_KIND_INTERNAL', endTimeUnixNano: String(startNs + 10_300_000_000n) });
+    // An array's elements keep their types through the protobuf push and back.
+    expect(response.trace.resourceSpans[0].scopeSpans[0].spans[0].attributes).toContainEqual({ key: 'mail.codes', value: { arrayValue: { values: [{ intValue: '250' }, { stringValue: '550' }, { doubleValue: 0.5 }] } } });
+    expect(response.trace.resourceSpans[0].scopeSpans[0].scope).toMatchObject({ name: `mailer-lib-${run}`, attributes: [attr('lib.tier', 'silver'), attr('lib.beta', true)] });
+    const b = tempoToObject(TempoTrace, (await gw(`/api/traces/${traceB}`, { accept: 'application/protobuf' })).raw);
+    expect(b.resourceSpans[0].scopeSpans[0].scope).toMatchObject({ name: `inventory-lib-${run}`, version: '2.1', attributes: [attr('lib.tier', 'gold'), { key: 'lib.shard', value: { intValue: '3' } }] });
   });
 });
 
@@ -338,23 +381,33 @@ describe('the rest of the API', () => {
   });
 });
 
+/** The first schema's spans columns; later ones are added to them. */
+const FIRST_SPANS_COLUMNS = `date Date, trace_id String, span_id String, parent_id String, name String,
+  service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
+  status_code Int32, attribute_keys Array(String), attribute_values Array(String),
+  source LowCardinality(String), payload String`;
+
+/** Runs `body` on an instance database whose spans table has these columns (the other tables as now), then drops it. */
+async function withOlderDatabase(name: string, spansColumns: string, body: (client: StorageClient, database: string) => Promise<void>) {
+  const instance = (await findInstance(platform.db, qryn.instanceId))!;
+  const client = await qryn.backend.storageOf(instance);
+  const database = `qryn_${name}_${run}`;
+  await client.command(`CREATE DATABASE ${database}`);
+  try {
+    await client.command(`CREATE TABLE ${database}.spans (${spansColumns}) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`);
+    for (const table of ['time_series', 'series_labels', 'log_samples', 'metric_samples']) {
+      await client.command(`CREATE TABLE ${database}.${table} AS ${instance.database_name}.${table}`);
+    }
+    await body(client, database);
+  } finally {
+    await client.command(`DROP DATABASE IF EXISTS ${database}`);
+  }
+}
+
 describe('databases created before the resource columns', () => {
   it('gain them on first use: older spans still read and search, new ones keep their resource', async () => {
-    const instance = (await findInstance(platform.db, qryn.instanceId))!;
-    const client = await qryn.backend.storageOf(instance);
-    const database = `qryn_old_${run}`;
-    await client.command(`CREATE DATABASE ${database}`);
-    try {
-      // The spans table as the first schema made it, with a span whose resource went into its attributes.
-      await client.command(`CREATE TABLE ${database}.spans (
-        date Date, trace_id String, span_id String, parent_id String, name String,
-        service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
-        status_code Int32, attribute_keys Array(String), attribute_values Array(String),
-        source LowCardinality(String), payload String
-      ) ENGINE = MergeTree PARTITION BY date ORDER BY (trace_id, timestamp_ns)`);
-      for (const table of ['time_series', 'series_labels', 'log_samples', 'metric_samples']) {
-        await client.command(`CREATE TABLE ${database}.${table} AS ${instance.database_name}.${table}`);
-      }
+    // The spans table as the first schema made it, with a span whose resource went into its attributes.
+    await withOlderDatabase('old', FIRST_SPANS_COLUMNS, async (client, database) => {
       const oldTrace = hex(16);
       const day = new Date(startMs).toISOString().slice(0, 10);
       await client.command(
@@ -389,8 +442,50 @@ describe('databases created before the resource columns', () => {
         const found = await searchTraces(client, database, { pipeline: untyped.pipeline, range, limit: 10, spansPerSpanSet: 3, signal: new AbortController().signal });
         expect(found.hits.map((h) => h.rootTraceName), q).toEqual(['old root']);
       }
-    } finally {
-      await client.command(`DROP DATABASE IF EXISTS ${database}`);
-    }
+    });
+  });
+});
+
+describe('databases created before the instrumentation scope attributes', () => {
+  it('gain the scope columns on first use: older spans read without scope attributes, new ones with them', async () => {
+    // The spans table as it was made before scope attributes were kept (scope name and version only).
+    const columns = `${FIRST_SPANS_COLUMNS}, resource_keys Array(String), resource_values Array(String),
+      attribute_types Array(String), resource_types Array(String), scope_name String, scope_version String`;
+    await withOlderDatabase('noscope', columns, async (client, database) => {
+      const oldTrace = hex(16);
+      const day = new Date(startMs).toISOString().slice(0, 10);
+      await client.command(
+        `INSERT INTO ${database}.spans VALUES ('${day}', '${oldTrace}', '${hex(8)}', '', 'old root', 'legacy', 'SERVER', ${startNs}, 1000, 0, ['codes'], ['["200"]'], 'otlp', '{}', ['service.name'], ['legacy'], ['a'], ['s'], 'old-lib', '1.0')`,
+      );
+      const newTrace = hex(16);
+      const batch = new Batch();
+      decodeOtlp({
+        resourceSpans: [{
+          resource: { attributes: [attr('service.name', 'fresh')] },
+          scopeSpans: [{ scope: { name: 'new-lib', attributes: [attr('lib.tier', 'gold'), { key: 'lib.shard', value: { intValue: '3' } }] }, spans: [{ traceId: newTrace, spanId: hex(8), name: 'new root', startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 5_000n) }] }],
+        }],
+      }, batch);
+      await qryn.backend.writer.write({ id: `noscope-${run}`, database, client, fingerprintLimit: 0 }, batch);
+      const columns = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'spans' AND name LIKE 'scope_%' ORDER BY name`);
+      expect(columns.map((c) => c.name)).toEqual(['scope_keys', 'scope_name', 'scope_types', 'scope_values', 'scope_version']);
+      const reader = createTraceReader(client, database);
+      expect((await reader.trace(oldTrace))[0].spans[0].scope).toEqual({ name: 'old-lib', version: '1.0', attributes: [], types: [] });
+      expect((await reader.trace(newTrace))[0].spans[0].scope).toEqual({ name: 'new-lib', version: '', attributes: [['lib.tier', 'gold'], ['lib.shard', '3']], types: ['s', 'i'] });
+      const range = { startNs: startNs - 1_000_000_000n, endNs: startNs + 1_000_000_000n };
+      const names = async (q: string) => {
+        const query = parseQuery(q);
+        if (query.kind !== 'search') throw new Error('a search query');
+        const { hits } = await searchTraces(client, database, { pipeline: query.pipeline, range, limit: 10, spansPerSpanSet: 3, signal: new AbortController().signal });
+        return hits.map((h) => h.rootTraceName).sort();
+      };
+      expect(await names('{ instrumentation.lib.shard = 3 }')).toEqual(['new root']);
+      expect(await names('{ instrumentation.lib.tier = nil }')).toEqual(['old root']);
+      expect(await names('{ instrumentation:name = "old-lib" }')).toEqual(['old root']);
+      // An array stored before its elements' types: each element is untyped text, compared as the other side's type.
+      expect(await names('{ span.codes = 200 }')).toEqual(['old root']);
+      expect(await names('{ span.codes = "200" }')).toEqual(['old root']);
+      expect(await names('{ span.codes = 200 && 1 = 1 }')).toEqual(['old root']);
+      expect(await reader.tagNames(range, 'instrumentation')).toEqual(['lib.shard', 'lib.tier']);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 // The trace data set of the TraceQL corpus (traceql-corpus.test.ts): hand-made traces for the cases that matter
 // (errors with messages, events, links, deep chains, siblings, one-span traces) and seeded generated ones for
 // variety: five services, three to four levels, every span kind, the three statuses, typed attributes (int, double,
-// bool, string), durations from 1 ms to seconds. The model is plain data; the test's own evaluator reads it.
+// bool, string), durations from 1 ms to seconds; client and server spans are sent in scopes with typed attributes. The model is plain data; the test's own evaluator reads it.
 
 export type Value = string | number | boolean;
 
@@ -20,6 +20,8 @@ export interface ModelSpan {
   startNs: bigint;
   durationNs: bigint;
   attrs: Record<string, Value>;
+  /** The attributes of the span's instrumentation scope (all scopes are named `corpus`, version 1.0). */
+  scopeAttrs: Record<string, Value>;
   events: { name: string; offsetNs: bigint; attrs: Record<string, Value> }[];
   links: { traceId: string; spanId: string }[];
 }
@@ -125,6 +127,12 @@ function generated(count: number): SpanSpec[] {
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+/** The instrumentation scope attributes by span kind: a string, an int and a bool; other kinds' scope has none. */
+const SCOPE_ATTRS: Partial<Record<ModelSpan['kind'], Record<string, Value>>> = {
+  client: { 'lib.tier': 'gold', 'lib.shard': 3 },
+  server: { 'lib.tier': 'silver', 'lib.beta': true },
+};
+
 /** The traces of the data set, ids fresh per run, starting at `startMs` one second apart. */
 export function buildTraces(run: string, startMs: number): ModelTrace[] {
   const specs = [...HAND, ...generated(14)];
@@ -137,6 +145,7 @@ export function buildTraces(run: string, startMs: number): ModelTrace[] {
       const span: ModelSpan = {
         traceId, spanId: hex(8), parentId, name: s.name, service: `${s.service}-${run}`, env: i % 2 === 0 ? 'prod' : 'staging',
         kind: s.kind, status: s.status ?? 'unset', message: s.message ?? '', startNs, durationNs: BigInt(s.ms) * 1_000_000n, attrs: s.attrs ?? {},
+        scopeAttrs: SCOPE_ATTRS[s.kind] ?? {},
         events: (s.events ?? []).map((e) => ({ name: e.name, offsetNs: BigInt(e.offsetMs) * 1_000_000n, attrs: e.attrs ?? {} })), links: [],
       };
       spans.push(span);
@@ -156,6 +165,16 @@ const keyValues = (attrs: Record<string, Value>) => Object.entries(attrs).map(([
 const KIND_NUMBER = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 const STATUS_NUMBER = { unset: 0, ok: 1, error: 2 } as const;
 
+/** A resource's spans in one group per distinct scope attributes (OTLP's ScopeSpans). */
+function byScope(spans: ModelSpan[]): ModelSpan[][] {
+  const groups = new Map<string, ModelSpan[]>();
+  for (const span of spans) {
+    const key = JSON.stringify(span.scopeAttrs);
+    groups.set(key, [...(groups.get(key) ?? []), span]);
+  }
+  return [...groups.values()];
+}
+
 /** The data set as one OTLP/JSON ExportTraceServiceRequest, one resource per service and environment. */
 export function otlpBody(traces: ModelTrace[]): unknown {
   const byResource = new Map<string, ModelSpan[]>();
@@ -168,13 +187,13 @@ export function otlpBody(traces: ModelTrace[]): unknown {
       const [service, env] = key.split('\u0000');
       return {
         resource: { attributes: keyValues({ 'service.name': service, 'deployment.environment': env }) },
-        scopeSpans: [{ scope: { name: 'corpus', version: '1.0' }, spans: spans.map((s) => ({
+        scopeSpans: byScope(spans).map((scoped) => ({ scope: { name: 'corpus', version: '1.0', attributes: keyValues(scoped[0].scopeAttrs) }, spans: scoped.map((s) => ({
           traceId: s.traceId, spanId: s.spanId, ...(s.parentId ? { parentSpanId: s.parentId } : {}), name: s.name, kind: KIND_NUMBER[s.kind],
           startTimeUnixNano: String(s.startNs), endTimeUnixNano: String(s.startNs + s.durationNs), attributes: keyValues(s.attrs),
           status: { code: STATUS_NUMBER[s.status], ...(s.message ? { message: s.message } : {}) },
           events: s.events.map((e) => ({ timeUnixNano: String(s.startNs + e.offsetNs), name: e.name, attributes: keyValues(e.attrs) })),
           links: s.links.map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
-        })) }],
+        })) })),
       };
     }),
   };

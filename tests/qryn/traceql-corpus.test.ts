@@ -104,6 +104,15 @@ const ATOMS: Atom[] = [
   // Every span of the data set is sent in the scope `corpus` 1.0.
   { text: 'instrumentation:name = "corpus"', pred: () => true },
   { text: 'instrumentation:version != "1.0"', pred: () => false },
+  // Scope attributes, typed: neither span nor resource attributes.
+  { text: 'instrumentation.lib.tier = "gold"', pred: (s) => s.scopeAttrs['lib.tier'] === 'gold' },
+  { text: 'instrumentation.lib.tier =~ "s.*"', pred: (s) => typeof s.scopeAttrs['lib.tier'] === 'string' && /^s.*$/.test(s.scopeAttrs['lib.tier']) },
+  { text: 'instrumentation.lib.tier != "gold"', pred: (s) => typeof s.scopeAttrs['lib.tier'] === 'string' && s.scopeAttrs['lib.tier'] !== 'gold' },
+  { text: 'instrumentation.lib.shard = 3', pred: (s) => s.scopeAttrs['lib.shard'] === 3 },
+  { text: 'instrumentation.lib.shard = "3"', pred: (s) => s.scopeAttrs['lib.shard'] === '3' },
+  { text: 'instrumentation.lib.beta = true', pred: (s) => s.scopeAttrs['lib.beta'] === true },
+  { text: 'instrumentation.lib.tier = nil', pred: (s) => s.scopeAttrs['lib.tier'] === undefined },
+  { text: 'span.lib.tier = "gold"', pred: (s) => s.attrs['lib.tier'] === 'gold' },
   { text: '1 = 1', pred: () => true },
   { text: 'true', pred: () => true },
 ];

@@ -133,12 +133,14 @@ describe('parse', () => {
 describe('pushdown', () => {
   const sql = (q: string) => filterSql(filterOf(q), table);
   it('compares attributes in their arrays, the service in its column, numbers only with numbers', () => {
-    // A stored array ('a') compares element by element; any other value by its type.
+    // A stored array ('a' and its elements' letters) compares element by element, each element by its type; any
+    // other value by its type.
     const elements = `extractAll(v, '"((?:[^"\\\\\\\\]|\\\\\\\\.)*)"')`;
-    expect(sql('{ span.a = "it\'s" }')).toBe(`arrayExists((k, v, t) -> k = 'a' AND if(t = 'a', has(${elements}, 'it\\'s'), t NOT IN ('i', 'd', 'b') AND v = 'it\\'s'), attribute_keys, attribute_values, if(empty(attribute_types), arrayMap(x -> '', attribute_keys), attribute_types))`);
-    expect(sql('{ span.a != "say \\"hi\\"" }')).toContain(`NOT has(${elements}, 'say \\\\"hi\\\\"')`);
-    expect(sql('{ span.a != 5 }')).toContain(`arrayAll(e -> (match(e, `);
-    expect(sql('{ span.a > 5 }')).toContain(`arrayExists(e -> (match(e, `);
+    const types = `arrayMap(elem_pos -> if(substring(t, elem_pos + 1, 1) IN ('s', 'i', 'd', 'b'), substring(t, elem_pos + 1, 1), ''), arrayEnumerate(${elements}))`;
+    expect(sql('{ span.a = "it\'s" }')).toBe(`arrayExists((k, v, t) -> k = 'a' AND if(substring(t, 1, 1) = 'a', arrayExists((e, elem_type) -> elem_type NOT IN ('i', 'd', 'b') AND e = 'it\\'s', ${elements}, ${types}), t NOT IN ('i', 'd', 'b') AND v = 'it\\'s'), attribute_keys, attribute_values, if(empty(attribute_types), arrayMap(x -> '', attribute_keys), attribute_types))`);
+    expect(sql('{ span.a != "say \\"hi\\"" }')).toContain(`arrayAll((e, elem_type) -> elem_type NOT IN ('i', 'd', 'b') AND e != 'say \\\\"hi\\\\"', ${elements}, ${types})`);
+    expect(sql('{ span.a != 5 }')).toContain(`arrayAll((e, elem_type) -> elem_type NOT IN ('s', 'b') AND (match(e, `);
+    expect(sql('{ span.a > 5 }')).toContain(`arrayExists((e, elem_type) -> elem_type NOT IN ('s', 'b') AND (match(e, `);
     expect(sql('{ resource.service.name = "x" }')).toBe("(service_name != '' AND service_name = 'x')");
     expect(sql('{ .a >= 5 }')).toContain('toFloat64OrZero(v) >= 5');
     expect(sql('{ 5 <= .a }')).toContain('toFloat64OrZero(v) >= 5');

@@ -7,7 +7,8 @@ import { identifier, literal, storageClient, type StorageClient } from './storag
 // - series_labels: the label index (key, value → fingerprint) per day, which selectors read instead of parsing JSON.
 // - log_samples / metric_samples: the samples, one table per type so that system.parts gives bytes per type.
 // - spans: trace spans (Zipkin, OTLP), with the received span kept as JSON for reads; the span's attributes and its
-//   resource's attributes in two pairs of arrays (TraceQL's `span.` and `resource.` scopes).
+//   resource's attributes and its instrumentation scope's attributes in three sets of arrays (keys, values, OTLP
+//   types; TraceQL's `span.`, `resource.` and `instrumentation.` scopes).
 // - metric_metadata: what Prometheus remote write sends about metric families (type, help, unit), one row per
 //   distinct entry and day it was received (/api/v1/metadata reads the retained days).
 // Every table is partitioned by day (`date`): retention drops whole partitions older than the instance's ttl.
@@ -59,7 +60,8 @@ const TABLES: TableDefinition[] = [
       service_name LowCardinality(String), kind LowCardinality(String), timestamp_ns Int64, duration_ns Int64,
       status_code Int32, attribute_keys Array(String), attribute_values Array(String),
       source LowCardinality(String), payload String, resource_keys Array(String), resource_values Array(String),
-      attribute_types Array(String), resource_types Array(String), scope_name String, scope_version String`,
+      attribute_types Array(String), resource_types Array(String), scope_name String, scope_version String,
+      scope_keys Array(String), scope_values Array(String), scope_types Array(String)`,
     engine: 'MergeTree',
     order: 'trace_id, timestamp_ns',
     shardBy: 'cityHash64(trace_id)',
@@ -160,7 +162,7 @@ export async function createInstanceSchema(client: StorageClient, database: stri
  * spans from then have their resource attributes among the span attributes (and the service in service_name); a
  * MATERIALIZED column (log_samples' JSON_FLAT_COLUMN) is computed as older rows are read.
  */
-const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
+const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string; cluster?: boolean }[] = [
   { table: 'spans', name: 'resource_keys', type: 'Array(String)' },
   { table: 'spans', name: 'resource_values', type: 'Array(String)' },
   // The OTLP type of each attribute value, by position ('s', 'i', 'd', 'b', 'a', 'k'); empty for rows written before.
@@ -169,6 +171,10 @@ const ADDED_COLUMNS: { table: InstanceTable; name: string; type: string }[] = [
   // OTLP's instrumentation scope (name, version); '' for rows written before and for Zipkin spans.
   { table: 'spans', name: 'scope_name', type: 'String' },
   { table: 'spans', name: 'scope_version', type: 'String' },
+  // OTLP's instrumentation scope attributes; empty for rows written before, for Zipkin spans and scopes without any.
+  { table: 'spans', name: 'scope_keys', type: 'Array(String)', cluster: true },
+  { table: 'spans', name: 'scope_values', type: 'Array(String)', cluster: true },
+  { table: 'spans', name: 'scope_types', type: 'Array(String)', cluster: true },
   { table: 'log_samples', name: JSON_FLAT_COLUMN, type: JSON_FLAT_TYPE },
 ];
 const upgraded = new Map<string, Promise<void>>();
@@ -176,26 +182,49 @@ const upgradeKey = (client: StorageClient, database: string) => `${client.endpoi
 
 /** Adds the columns an older database lacks; once per database and process (a failure is tried again next time). */
 export function upgradeInstanceSchema(client: StorageClient, database: string): Promise<void> {
-  // Databases on a cluster are newer than the spans columns: they were created with them. log_samples'
-  // JSON_FLAT_COLUMN is for single servers only (see singleServerColumns); the logs querier does without it.
-  if (client.endpoint.cluster) return Promise.resolve();
   const key = upgradeKey(client, database);
   let pending = upgraded.get(key);
   if (!pending) {
-    const db = identifier(database);
-    pending = (async () => {
-      const rows = await client.query<{ table: string; name: string }>(
-        `SELECT table, name FROM system.columns WHERE database = '${db}' AND table IN (${[...new Set(ADDED_COLUMNS.map((c) => `'${c.table}'`))].join(', ')})`,
-      );
-      const present = new Set(rows.map((r) => `${r.table}.${r.name}`));
-      for (const column of ADDED_COLUMNS) {
-        if (!present.has(`${column.table}.${column.name}`)) await client.command(`ALTER TABLE ${db}.${column.table} ADD COLUMN ${column.name} ${column.type}`);
-      }
-    })();
+    pending = client.endpoint.cluster ? upgradeOnNodes(client, database) : addMissingColumns(client, identifier(database), ADDED_COLUMNS);
     pending.catch(() => upgraded.delete(key));
     upgraded.set(key, pending);
   }
   return pending;
+}
+
+async function addMissingColumns(client: StorageClient, db: string, columns: { table: string; name: string; type: string }[]): Promise<void> {
+  const rows = await client.query<{ table: string; name: string }>(
+    `SELECT table, name FROM system.columns WHERE database = '${db}' AND table IN (${[...new Set(columns.map((c) => `'${c.table}'`))].join(', ')})`,
+  );
+  const present = new Set(rows.map((r) => `${r.table}.${r.name}`));
+  for (const column of columns) {
+    if (!present.has(`${column.table}.${column.name}`)) await client.command(`ALTER TABLE ${db}.${column.table} ADD COLUMN ${column.name} ${column.type}`, DDL_OPTIONS);
+  }
+}
+
+/**
+ * On a cluster only the columns marked `cluster` are added (the others are older than cluster databases): on every
+ * node's local table first, then its Distributed table, whose inserts would otherwise name columns a local table
+ * lacks. With replication, ON CLUSTER carries each ALTER (the local tables' replicas share it through ZooKeeper).
+ */
+async function upgradeOnNodes(client: StorageClient, database: string): Promise<void> {
+  const db = identifier(database);
+  const wanted = ADDED_COLUMNS.filter((c) => c.cluster);
+  const local = wanted.map((c) => ({ ...c, table: `${c.table}${LOCAL_SUFFIX}` }));
+  const cluster = client.endpoint.cluster!;
+  if (cluster.replicated) {
+    const rows = await client.query<{ name: string }>(`SELECT name FROM system.columns WHERE database = '${db}' AND table = 'spans'`);
+    const present = new Set(rows.map((r) => r.name));
+    for (const column of wanted.filter((c) => !present.has(c.name))) {
+      for (const table of [`${column.table}${LOCAL_SUFFIX}`, column.table]) {
+        await client.command(`ALTER TABLE ${db}.${table} ON CLUSTER ${quoteName(cluster.name)} ADD COLUMN ${column.name} ${column.type}`, DDL_OPTIONS);
+      }
+    }
+    return;
+  }
+  const nodes = (await cluster.nodes()).map((node) => storageClient({ ...node, timeouts: client.endpoint.timeouts }));
+  for (const node of nodes) await addMissingColumns(node, db, local);
+  for (const node of nodes) await addMissingColumns(node, db, wanted);
 }
 
 /** Drops a database on every node that answers (the cleanup of a failed create: one node down must not stop it). */

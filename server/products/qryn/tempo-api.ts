@@ -1,13 +1,13 @@
 import protobuf from 'protobufjs';
 import { HttpError, sendJson, text, type ReadRequest } from './gateway-http';
 import { OtlpTraceEncoder } from './ingest/protos';
-import { createTraceReader, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
+import { createTraceReader, type StoredSpan, type TagScope, type TimeRange, type TraceResource } from './trace-reader';
 import { searchTraces } from './trace-search';
 import { parseTraceQLParam, scheduled } from './tempo-read';
 import { tempoMetricsApi } from './tempo-metrics-api';
 import { parseAttributeRef, parseQuery } from '../../../packages/traceql/parse';
 import type { AttributeRef, FieldExpr, Pipeline, Static } from '../../../packages/traceql/ast';
-import type { Value } from '../../../packages/traceql/field-eval';
+import { arrayElements, elementType, type Value } from '../../../packages/traceql/field-eval';
 import { RegexError } from '../../../packages/re2-pattern/re2-pattern';
 
 // The Tempo HTTP API of an instance (what Grafana's Tempo datasource calls), also under /tempo/…:
@@ -303,6 +303,8 @@ function anyValue(value: NonNullable<Value>): Record<string, unknown> {
       return Number.isInteger(value.v) ? { intValue: String(value.v) } : { doubleValue: value.v };
     case 'bool':
       return { boolValue: value.v };
+    case 'array':
+      return { arrayValue: { values: value.elems.map((e, i) => storedAnyValue(e, value.types[i])) } };
     default:
       return { stringValue: value.v };
   }
@@ -311,39 +313,65 @@ function anyValue(value: NonNullable<Value>): Record<string, unknown> {
 const typedKeyValues = (attributes: [string, Value][]) => attributes.map(([key, value]) => ({ key, value: value === undefined ? { stringValue: 'nil' } : anyValue(value) }));
 
 /**
- * Stored attributes as OTLP KeyValues with their stored type (int64 as decimal text, which both OTLP/JSON and
- * protobufjs take); untyped values (stored before types were) and arrays answer as strings.
+ * A stored value as an OTLP AnyValue of its stored type (int64 as decimal text, which both OTLP/JSON and protobufjs
+ * take); an array (`a` and its elements' letters) as `arrayValue` of its elements, each of its own type. Untyped
+ * values (stored before types were) and lists answer as strings.
  */
+function storedAnyValue(value: string, type: string | undefined): Record<string, unknown> {
+  if (type === 'i' && /^-?\d+$/.test(value)) return { intValue: value };
+  if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { doubleValue: Number(value) };
+  if (type === 'b') return { boolValue: value === 'true' };
+  if (type?.startsWith('a')) {
+    const elems = arrayElements(value);
+    if (elems) return { arrayValue: { values: elems.map((e, i) => storedAnyValue(e, elementType(type[i + 1]))) } };
+  }
+  return { stringValue: value };
+}
+
+/** Stored attributes as OTLP KeyValues with their stored types. */
 function keyValues(attributes: [string, string][], types: string[] = []) {
-  return attributes.map(([key, value], i) => {
-    const type = types[i];
-    if (type === 'i' && /^-?\d+$/.test(value)) return { key, value: { intValue: value } };
-    if (type === 'd' && value !== '' && !Number.isNaN(Number(value))) return { key, value: { doubleValue: Number(value) } };
-    if (type === 'b') return { key, value: { boolValue: value === 'true' } };
-    return { key, value: { stringValue: value } };
-  });
+  return attributes.map(([key, value], i) => ({ key, value: storedAnyValue(value, types[i]) }));
+}
+
+/**
+ * A resource's spans grouped by instrumentation scope (OTLP's ScopeSpans) in the order they come; the scope is
+ * answered when it has a name, a version or attributes (Zipkin spans and rows stored before scopes have none).
+ */
+function byScope(spans: StoredSpan[]): { scope?: Record<string, unknown>; spans: StoredSpan[] }[] {
+  const groups = new Map<string, { scope?: Record<string, unknown>; spans: StoredSpan[] }>();
+  for (const span of spans) {
+    const { name, version, attributes, types } = span.scope;
+    const key = JSON.stringify([name, version, attributes, types]);
+    let group = groups.get(key);
+    if (!group) {
+      const scope = name || version || attributes.length ? { name, version, ...(attributes.length ? { attributes: keyValues(attributes, types) } : {}) } : undefined;
+      group = { ...(scope ? { scope } : {}), spans: [] };
+      groups.set(key, group);
+    }
+    group.spans.push(span);
+  }
+  return [...groups.values()];
 }
 
 /** OTLP JSON resource spans (the v1 answer's `batches`, hex ids as Grafana reads them). */
 function jsonTrace(resources: TraceResource[]) {
   return resources.map((resource) => ({
     resource: { attributes: keyValues(resource.attributes, resource.types) },
-    scopeSpans: [
-      {
-        spans: resource.spans.map((s) => ({
-          traceId: s.traceId,
-          spanId: s.spanId,
-          ...(s.parentId ? { parentSpanId: s.parentId } : {}),
-          name: s.name,
-          kind: `SPAN_KIND_${s.kind}`,
-          startTimeUnixNano: s.startNs.toString(),
-          endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-          attributes: keyValues(s.attributes, s.attributeTypes),
-          ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
-          status: { code: s.statusCode },
-        })),
-      },
-    ],
+    scopeSpans: byScope(resource.spans).map((group) => ({
+      ...(group.scope ? { scope: group.scope } : {}),
+      spans: group.spans.map((s) => ({
+        traceId: s.traceId,
+        spanId: s.spanId,
+        ...(s.parentId ? { parentSpanId: s.parentId } : {}),
+        name: s.name,
+        kind: `SPAN_KIND_${s.kind}`,
+        startTimeUnixNano: s.startNs.toString(),
+        endTimeUnixNano: (s.startNs + s.durationNs).toString(),
+        attributes: keyValues(s.attributes, s.attributeTypes),
+        ...(s.events.length > 0 ? { events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })) } : {}),
+        status: { code: s.statusCode },
+      })),
+    })),
   }));
 }
 
@@ -353,23 +381,22 @@ function protobufTrace(resources: TraceResource[]) {
   return {
     resourceSpans: resources.map((resource) => ({
       resource: { attributes: keyValues(resource.attributes, resource.types) },
-      scopeSpans: [
-        {
-          spans: resource.spans.map((s) => ({
-            traceId: bytes(s.traceId),
-            spanId: bytes(s.spanId),
-            ...(s.parentId ? { parentSpanId: bytes(s.parentId) } : {}),
-            name: s.name,
-            kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
-            startTimeUnixNano: s.startNs.toString(),
-            endTimeUnixNano: (s.startNs + s.durationNs).toString(),
-            attributes: keyValues(s.attributes, s.attributeTypes),
-            // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
-            events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
-            status: { code: s.statusCode },
-          })),
-        },
-      ],
+      scopeSpans: byScope(resource.spans).map((group) => ({
+        ...(group.scope ? { scope: group.scope } : {}),
+        spans: group.spans.map((s) => ({
+          traceId: bytes(s.traceId),
+          spanId: bytes(s.spanId),
+          ...(s.parentId ? { parentSpanId: bytes(s.parentId) } : {}),
+          name: s.name,
+          kind: Math.max(0, OTLP_KINDS.indexOf(s.kind)),
+          startTimeUnixNano: s.startNs.toString(),
+          endTimeUnixNano: (s.startNs + s.durationNs).toString(),
+          attributes: keyValues(s.attributes, s.attributeTypes),
+          // Span.events = 11; Span.Event { fixed64 time_unix_nano = 1; string name = 2; repeated KeyValue attributes = 3 }.
+          events: s.events.map((e) => ({ timeUnixNano: e.timeNs.toString(), name: e.name, attributes: keyValues(e.attributes, e.attributeTypes) })),
+          status: { code: s.statusCode },
+        })),
+      })),
     })),
   };
 }

@@ -27,6 +27,8 @@ export interface StoredSpan {
   /** The OTLP type of each attribute ('s', 'i', 'd', 'b', 'a', 'k'); empty for spans stored before types were. */
   attributeTypes: string[];
   events: SpanEvent[];
+  /** OTLP's instrumentation scope of the span: '' and no attributes for Zipkin spans and rows stored before. */
+  scope: { name: string; version: string; attributes: [string, string][]; types: string[] };
 }
 
 /** A span event (OTLP's Span.Event; a Zipkin annotation becomes one named by its value, without attributes). */
@@ -58,7 +60,7 @@ const TYPE_NAMES: Record<string, string> = { s: 'string', i: 'int', d: 'float', 
 
 /** The type of a stored value: its stored type, or for rows stored before types were, read from its form. */
 export function tagType(value: string, stored: string | undefined): string {
-  if (stored && TYPE_NAMES[stored]) return TYPE_NAMES[stored];
+  if (stored && TYPE_NAMES[stored[0]]) return TYPE_NAMES[stored[0]];
   if (/^-?\d+$/.test(value)) return 'int';
   if (/^-?\d+\.\d+(?:[eE][-+]?\d+)?$/.test(value)) return 'float';
   if (value === 'true' || value === 'false') return 'bool';
@@ -115,10 +117,13 @@ export interface SpanRow {
   resource_types: string[];
   scope_name: string;
   scope_version: string;
+  scope_keys: string[];
+  scope_values: string[];
+  scope_types: string[];
 }
 
 export const SPAN_COLUMNS = `trace_id, span_id, parent_id, name, service_name, kind, toString(timestamp_ns) AS ts, toString(duration_ns) AS dur, status_code,
-  attribute_keys, attribute_values, resource_keys, resource_values, attribute_types, resource_types, scope_name, scope_version`;
+  attribute_keys, attribute_values, resource_keys, resource_values, attribute_types, resource_types, scope_name, scope_version, scope_keys, scope_values, scope_types`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -197,6 +202,7 @@ export function createTraceReader(client: StorageClient, database: string) {
           attributes: pairs(row.attribute_keys, row.attribute_values),
           attributeTypes: row.attribute_types ?? [],
           events: eventsOfPayload(row.source, row.payload),
+          scope: { name: row.scope_name, version: row.scope_version, attributes: pairs(row.scope_keys, row.scope_values), types: row.scope_types },
         });
         resources.set(key, resource);
       }
@@ -206,15 +212,13 @@ export function createTraceReader(client: StorageClient, database: string) {
     /** Attribute names seen in the range, per scope. */
     async tagNames(range: TimeRange, scope: TagScope): Promise<string[]> {
       if (scope === 'intrinsic') return INTRINSIC_TAGS;
-      // The scope's attributes are not kept (only its name and version): no attribute names to list.
-      if (scope === 'instrumentation') return [];
       await ready();
       if (scope === 'event' || scope === 'link') {
         const names = new Set<string>();
         for (const holder of await this.payloadHolders(range, scope)) for (const [key] of holder.attributes) names.add(key);
         return [...names].sort().slice(0, MAX_TAGS);
       }
-      const keys = scope === 'span' ? 'attribute_keys' : `arrayConcat(resource_keys, if(service_name != '', ['service.name'], emptyArrayString()))`;
+      const keys = scope === 'span' ? 'attribute_keys' : scope === 'instrumentation' ? 'scope_keys' : `arrayConcat(resource_keys, if(service_name != '', ['service.name'], emptyArrayString()))`;
       const rows = await client.query<{ tag: string }>(
         `SELECT DISTINCT arrayJoin(${keys}) AS tag FROM ${spans} WHERE ${dateClause(range)} AND timestamp_ns >= ${range.startNs} AND timestamp_ns <= ${range.endNs} ORDER BY tag LIMIT ${MAX_TAGS}`,
       );
@@ -268,6 +272,7 @@ export function createTraceReader(client: StorageClient, database: string) {
         else if (ref.name === 'rootServiceName') return this.rootValues('service_name', where);
         else return [];
       } else if (ref.scope === 'span') expression = `arrayJoin(${spanValues})`;
+      else if (ref.scope === 'instrumentation') expression = `arrayJoin(${withTypes('scope_keys', 'scope_values', 'scope_types')})`;
       else if (ref.scope === 'resource') expression = `arrayJoin(${resourceValues})`;
       else expression = `arrayJoin(arrayConcat(${spanValues}, ${resourceValues}))`;
       const rows = await client.query<{ value: string }>(`SELECT DISTINCT ${expression} AS value FROM ${spans} WHERE ${where} ORDER BY value LIMIT ${MAX_TAGS}`);

@@ -98,6 +98,7 @@ function toSpan(row: Row): EvalSpan {
     ...(row.resource_types?.length ? { resourceTypes: zip(row.resource_keys, row.resource_types) } : {}),
     ...(row.scope_name ? { scopeName: row.scope_name } : {}),
     ...(row.scope_version ? { scopeVersion: row.scope_version } : {}),
+    ...(row.scope_keys?.length ? { scopeAttributes: zip(row.scope_keys, row.scope_values), scopeTypes: zip(row.scope_keys, row.scope_types) } : {}),
     events: events.map((e) => ({ name: e.name, timeNs: e.timeNs, attributes: new Map(e.attributes), types: new Map(e.attributes.map(([k], i) => [k, e.attributeTypes[i] ?? ''])) })),
     links: row.payload === undefined ? [] : linksOfPayload(row.payload).map((l): SpanLinkRow => ({ traceId: l.traceId, spanId: l.spanId, attributes: new Map(l.attributes), types: new Map(l.attributes.map(([k], i) => [k, l.types[i]])) })),
   };

@@ -34,12 +34,18 @@ export interface SpanRecord {
   attributes: [string, string][];
   /** The attributes of the resource that sent the span (OTLP's resource; Zipkin's local endpoint service name). */
   resourceAttributes?: [string, string][];
-  /** The OTLP type of each attribute, by position ('s' string, 'i' int, 'd' double, 'b' bool, 'a' array, 'k' list). */
+  /**
+   * The OTLP type of each attribute, by position ('s' string, 'i' int, 'd' double, 'b' bool, 'k' list; 'a' array,
+   * followed by its elements' letters).
+   */
   attributeTypes?: string[];
   resourceTypes?: string[];
   /** OTLP's instrumentation scope of the span (scopeSpans[].scope): name and version. */
   scopeName?: string;
   scopeVersion?: string;
+  /** The scope's attributes (InstrumentationScope.attributes) and their OTLP types, by position. */
+  scopeAttributes?: [string, string][];
+  scopeTypes?: string[];
   source: 'zipkin' | 'otlp';
   payload: string;
 }

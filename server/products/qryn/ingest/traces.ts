@@ -94,7 +94,8 @@ export function anyValueType(value: unknown): string {
   if (value.boolValue !== undefined && value.boolValue !== null) return 'b';
   if (value.intValue !== undefined && value.intValue !== null) return 'i';
   if (value.doubleValue !== undefined && value.doubleValue !== null) return 'd';
-  if (isRecord(value.arrayValue)) return 'a';
+  // An array's type carries its elements' types after the `a`, one letter each ('aiis': two ints and a string).
+  if (isRecord(value.arrayValue)) return `a${(Array.isArray(value.arrayValue.values) ? value.arrayValue.values : []).map((e) => anyValueType(e)[0]).join('')}`;
   if (isRecord(value.kvlistValue)) return 'k';
   return 's';
 }
@@ -140,6 +141,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
       const instrumentation = isRecord(scope.scope) ? scope.scope : isRecord(scope.instrumentationLibrary) ? scope.instrumentationLibrary : {};
       const scopeName = typeof instrumentation.name === 'string' ? instrumentation.name : '';
       const scopeVersion = typeof instrumentation.version === 'string' ? instrumentation.version : '';
+      const scopeAttributes = attributes(instrumentation.attributes);
+      const scopeTypes = attributeTypes(instrumentation.attributes);
       for (const span of (scope.spans as unknown[]) ?? []) {
         if (!isRecord(span)) throw new IngestError('Each span must be an object.');
         const start = nanos(span.startTimeUnixNano, 'startTimeUnixNano');
@@ -167,6 +170,8 @@ export function decodeOtlp(body: unknown, batch: Batch): void {
           resourceTypes,
           scopeName,
           scopeVersion,
+          scopeAttributes,
+          scopeTypes,
           source: 'otlp',
           payload: JSON.stringify(span, (_key, value: unknown) =>
             value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'bigint' ? value.toString() : isLong(value) ? longText(value) : value,

@@ -243,12 +243,13 @@ export function createWriter(nowMs: () => number, options: { retryWindowMs?: num
     if (batch.spans.length > 0) queryIds.push(spansQueryId);
     await target.client.insert(
       `${db}.spans`,
-      ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'resource_keys', 'resource_values', 'source', 'payload', 'attribute_types', 'resource_types', 'scope_name', 'scope_version'],
+      ['date', 'trace_id', 'span_id', 'parent_id', 'name', 'service_name', 'kind', 'timestamp_ns', 'duration_ns', 'status_code', 'attribute_keys', 'attribute_values', 'resource_keys', 'resource_values', 'source', 'payload', 'attribute_types', 'resource_types', 'scope_name', 'scope_version', 'scope_keys', 'scope_values', 'scope_types'],
       batch.spans.map((s) => [
         dayOf(s.timestampNs), s.traceId, s.spanId, s.parentId, s.name, s.serviceName, s.kind, s.timestampNs, s.durationNs, s.statusCode,
         s.attributes.map(([k]) => k), s.attributes.map(([, v]) => v),
         (s.resourceAttributes ?? []).map(([k]) => k), (s.resourceAttributes ?? []).map(([, v]) => v), s.source, s.payload,
         s.attributeTypes ?? [], s.resourceTypes ?? [], s.scopeName ?? '', s.scopeVersion ?? '',
+        (s.scopeAttributes ?? []).map(([k]) => k), (s.scopeAttributes ?? []).map(([, v]) => v), s.scopeTypes ?? [],
       ]),
       { settings: { query_id: spansQueryId } },
     );
