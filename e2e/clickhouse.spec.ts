@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { ClusterMessage } from '../contract/clickhouse';
-import { startStorageServer, type StorageServer } from '../server/products/qryn/storage-server';
+import { startStorageServer, type StorageServer } from '../server/products/qryn/storage/storage-server';
 import { asRole, expect, test } from './fixtures';
 
 const ADMIN = 'admin_e2e';

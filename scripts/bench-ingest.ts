@@ -113,11 +113,11 @@ async function timed<T>(timings: Timings, name: string, fn: () => T | Promise<T>
 
 /** In the platform process: each phase of one Loki JSON push, by the functions the gateway uses, one push at a time. */
 async function measurePhases(db: import('../server/db/database').Database, backend: import('../server/products/qryn/qryn-backend').QrynBackend, instanceId: string, body: Buffer): Promise<Timings> {
-  const { readBody, parseJsonBody } = await import('../server/products/qryn/gateway-http');
+  const { readBody, parseJsonBody } = await import('../server/products/qryn/http/gateway-http');
   const { decodeLokiJson } = await import('../server/products/qryn/ingest/loki');
   const { Batch } = await import('../server/products/qryn/ingest/batch');
   const { logSamplesRowBinary } = await import('../server/products/qryn/ingest/writer');
-  const { findInstance } = await import('../server/products/qryn/qryn-repository');
+  const { findInstance } = await import('../server/products/qryn/instances/qryn-repository');
   const instance = (await findInstance(db, instanceId))!;
   const client = await backend.storageOf(instance);
   const target = { id: instance.id, database: instance.database_name, client, fingerprintLimit: instance.fingerprint_limit };

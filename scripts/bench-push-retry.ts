@@ -4,9 +4,9 @@ import path from 'node:path';
 import { Batch } from '../server/products/qryn/ingest/batch';
 import { pushIdentity } from '../server/products/qryn/ingest/push-retries';
 import { createWriter, logSamplesRowBinary, metricSamplesRowBinary } from '../server/products/qryn/ingest/writer';
-import { createInstanceSchema } from '../server/products/qryn/schema';
-import { storageClient, StorageError, type StorageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
+import { createInstanceSchema } from '../server/products/qryn/storage/schema';
+import { storageClient, StorageError, type StorageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
 
 // `npx tsx scripts/bench-push-retry.ts`: what the recognition of retried pushes costs (docs/qryn.md, "Retried pushes
 // are stored once"), on the embedded ClickHouse, for pushes of BENCH_LINES log lines over 10 streams:

@@ -2,15 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runQuery } from '../packages/logql/engine/evaluate';
-import { JSON_FLAT_COLUMN } from '../server/products/qryn/flat-json';
+import { JSON_FLAT_COLUMN } from '../server/products/qryn/storage/flat-json';
 import { fingerprintOf } from '../server/products/qryn/ingest/batch';
-import { createLogqlPool } from '../server/products/qryn/logql-pool';
-import { lokiQueryLimits } from '../server/products/qryn/loki-api';
-import { createLogsQuerier } from '../server/products/qryn/logs-querier';
-import { createInstanceSchema } from '../server/products/qryn/schema';
-import { storageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
-import { bodyText } from '../server/products/qryn/answer-json';
+import { createLogqlPool } from '../server/products/qryn/query/logql-pool';
+import { lokiQueryLimits } from '../server/products/qryn/read/loki-api';
+import { createLogsQuerier } from '../server/products/qryn/query/logs-querier';
+import { createInstanceSchema } from '../server/products/qryn/storage/schema';
+import { storageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
+import { bodyText } from '../server/products/qryn/http/answer-json';
 
 // `npm run bench:query` (LogQL part): 1,000,000 stored lines of JSON in 10 streams over an hour, in a ClickHouse
 // 18.16 server of its own; the LogQL engine (the code behind qryn's query_range, with the same ClickHouse store)

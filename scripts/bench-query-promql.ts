@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Batch } from '../server/products/qryn/ingest/batch';
 import { createWriter } from '../server/products/qryn/ingest/writer';
-import { createPromqlPool } from '../server/products/qryn/promql-pool';
-import { promqlSettings } from '../server/products/qryn/promql-settings';
-import { createInstanceSchema } from '../server/products/qryn/schema';
-import { storageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
-import { bodyText } from '../server/products/qryn/answer-json';
+import { createPromqlPool } from '../server/products/qryn/query/promql-pool';
+import { promqlSettings } from '../server/products/qryn/query/promql-settings';
+import { createInstanceSchema } from '../server/products/qryn/storage/schema';
+import { storageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
+import { bodyText } from '../server/products/qryn/http/answer-json';
 
 // `npm run bench:query` (first half): PromQL over a stored set of SERIES series × 1 hour at 15 s (counters, and a
 // histogram with 10 `le` buckets per instance), generated here into a fresh ClickHouse 18.16 server. Each query runs

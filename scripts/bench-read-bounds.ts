@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LIMITS, runQuery } from '../packages/logql/engine/evaluate';
-import { createLogsQuerier } from '../server/products/qryn/logs-querier';
-import { storageClient, type StorageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
+import { createLogsQuerier } from '../server/products/qryn/query/logs-querier';
+import { storageClient, type StorageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
 import { loadBigLogs } from '../tests/support/big-read-data';
 
 // `npx tsx scripts/bench-read-bounds.ts`: qryn's reads bounded while they read, on a ClickHouse 18.16 server of its

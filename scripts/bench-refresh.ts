@@ -2,19 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '../packages/logql/engine/evaluate';
-import type { ReadRequest } from '../server/products/qryn/gateway-http';
+import type { ReadRequest } from '../server/products/qryn/http/gateway-http';
 import { Batch } from '../server/products/qryn/ingest/batch';
 import { createWriter } from '../server/products/qryn/ingest/writer';
-import { evaluateLogql } from '../server/products/qryn/logql-evaluate';
-import type { LogqlJob } from '../server/products/qryn/logql-pool';
-import { evaluatePromql } from '../server/products/qryn/promql-evaluate';
-import type { PromqlQuery } from '../server/products/qryn/promql-pool';
-import { promqlSettings } from '../server/products/qryn/promql-settings';
-import { logqlThroughCache, promqlThroughCache, resultsCache } from '../server/products/qryn/range-cache-calls';
-import { createInstanceSchema } from '../server/products/qryn/schema';
-import { storageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
-import { bodyText } from '../server/products/qryn/answer-json';
+import { evaluateLogql } from '../server/products/qryn/query/logql-evaluate';
+import type { LogqlJob } from '../server/products/qryn/query/logql-pool';
+import { evaluatePromql } from '../server/products/qryn/query/promql-evaluate';
+import type { PromqlQuery } from '../server/products/qryn/query/promql-pool';
+import { promqlSettings } from '../server/products/qryn/query/promql-settings';
+import { logqlThroughCache, promqlThroughCache, resultsCache } from '../server/products/qryn/query/range-cache-calls';
+import { createInstanceSchema } from '../server/products/qryn/storage/schema';
+import { storageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
+import { bodyText } from '../server/products/qryn/http/answer-json';
 
 // A dashboard panel's refresh against its first run: a 6-hour range query at a 30 s step (PromQL and a LogQL metric
 // query) evaluated once with an empty results cache, then refreshed with the window shifted by 30 s (new samples and

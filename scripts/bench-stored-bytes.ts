@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInstanceSchema } from '../server/products/qryn/schema';
-import { storageClient } from '../server/products/qryn/storage-client';
-import { startStorageServer } from '../server/products/qryn/storage-server';
-import { measureStoredBytes } from '../server/products/qryn/stored-bytes';
+import { createInstanceSchema } from '../server/products/qryn/storage/schema';
+import { storageClient } from '../server/products/qryn/storage/storage-client';
+import { startStorageServer } from '../server/products/qryn/storage/storage-server';
+import { measureStoredBytes } from '../server/products/qryn/gateway/stored-bytes';
 
 // `npx tsx scripts/bench-stored-bytes.ts`: what one measure of the stored-bytes quota costs (docs/qryn.md, "Limits"),
 // on the embedded ClickHouse with BENCH_INSTANCES instance databases of BENCH_PARTS inserts each (every insert a

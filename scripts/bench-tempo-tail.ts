@@ -83,7 +83,7 @@ async function main() {
       const response = await fetch(`${qryn.url}/v1/traces`, { method: 'POST', headers, body: JSON.stringify({ resourceSpans }) });
       if (!response.ok) throw new Error(`push answered ${response.status}`);
     }
-    const { findInstance } = await import('../server/products/qryn/qryn-repository');
+    const { findInstance } = await import('../server/products/qryn/instances/qryn-repository');
     const instance = (await findInstance(platform.db, qryn.instanceId))!;
     const client = await qryn.backend.storageOf(instance);
     const spansTable = `\`${instance.database_name}\`.spans`;

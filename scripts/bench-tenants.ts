@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 async function main() {
   const { loadConfig } = await import('../server/config');
   const { startPlatform } = await import('../server/platform');
-  const { readScheduler } = await import('../server/products/qryn/read-scheduler');
+  const { readScheduler } = await import('../server/products/qryn/query/read-scheduler');
   const tenantReads = await import('../tests/support/tenant-reads');
   const { enableTwoTenants, flood, percentile, pushFloodLines, pushSmallData, smallReads, timedGet } = tenantReads;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-tenants-'));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { qrynClickhouseFrom } from '../../server/config';
-import { checkExternalStorage } from '../../server/products/qryn/external-storage-check';
+import { checkExternalStorage } from '../../server/products/qryn/storage/external-storage-check';
 import { clusterForFile, queryNode, startLocalClickhouseCluster, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { clusterEnv } from '../support/platform-on-cluster';
 import { startTestPlatform } from '../support/start-platform';

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLUSTER_SETTINGS } from '../../server/products/qryn/external-storage';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
-import { storageUnavailable } from '../../server/products/qryn/storage-availability';
-import { storageClient } from '../../server/products/qryn/storage-client';
-import type { StorageEndpoint } from '../../server/products/qryn/storage-server';
+import { CLUSTER_SETTINGS } from '../../server/products/qryn/storage/external-storage';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
+import { storageUnavailable } from '../../server/products/qryn/storage/storage-availability';
+import { storageClient } from '../../server/products/qryn/storage/storage-client';
+import type { StorageEndpoint } from '../../server/products/qryn/storage/storage-server';
 import { clusterForFile, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { startPlatformOnCluster } from '../support/platform-on-cluster';
 import { enableQrynOnSeededProject } from '../support/qryn';

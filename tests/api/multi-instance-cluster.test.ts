@@ -8,7 +8,7 @@ import { openDatabase } from '../../server/db/database';
 import { seedDemoData } from '../../server/db/seed';
 import type { HepicBackend } from '../../server/products/hepic/hepic-backend';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
-import { instanceStats } from '../../server/products/qryn/stats';
+import { instanceStats } from '../../server/products/qryn/storage/stats';
 import { startLocalClickhouseCluster, queryNode, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 import { createTokenMinter } from '../support/mint-token';
 import { createFreshPostgresDatabase, databaseTargets } from '../support/postgres';

@@ -9,7 +9,7 @@ import { createBillingAccount, setPaymentMethod } from '../../server/db/reposito
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local-payment-provider';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import { insertCluster } from '../../server/db/repositories/clickhouse-repository';
-import { findInstanceOfProject, insertToken } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject, insertToken } from '../../server/products/qryn/instances/qryn-repository';
 import { enableQryn } from '../support/qryn';
 import { insertDatasource } from '../../server/products/grafana/grafana-repository';
 import { enableHepic } from '../support/hepic';

@@ -6,7 +6,7 @@ import { enableQryn, type EnabledQryn } from '../support/qryn';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import { createProject } from '../../server/db/repositories/projects-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
-import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject } from '../../server/products/qryn/instances/qryn-repository';
 import { ValidationError } from '../../server/route-kit/http';
 import { TOKEN_NAME_REQUIRED_MESSAGE, QrynConfig, QrynMetrics, QrynTokenList, ToggleBody, UpdateFingerprintLimitBody } from '../../contract/qryn';
 import { decodeInput } from '../../contract/common';

@@ -6,9 +6,9 @@ import { databaseTargets } from '../support/postgres';
 import type { EnabledQryn } from '../support/qryn';
 import { startQrynInAcme, stopQrynInAcme, type QrynInAcme } from '../support/qryn-in-acme';
 import { QrynCosts } from '../../contract/qryn';
-import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject } from '../../server/products/qryn/instances/qryn-repository';
 import { monthCosts } from '../../server/products/qryn/costs';
-import { RETENTION_POLICIES } from '../../server/products/qryn/storage-resolver';
+import { RETENTION_POLICIES } from '../../server/products/qryn/storage/storage-resolver';
 
 // GET integrations/qryn/costs against the real database and the real store (docs/qryn.md "Costs"): the stored
 // bytes are the store's own (system.parts), priced by the plan's tiers, plus the fingerprints limit's spend.

@@ -6,9 +6,9 @@ import { databaseTargets } from '../support/postgres';
 import type { EnabledQryn } from '../support/qryn';
 import { startQrynInAcme, stopQrynInAcme, type QrynInAcme } from '../support/qryn-in-acme';
 import { INSTRUMENT_CLUSTER_REQUIRED_MESSAGE, INSTRUMENT_UNKNOWN_CLUSTER_MESSAGE, InstrumentedApplicationList, InstrumentResponse } from '../../contract/qryn';
-import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject } from '../../server/products/qryn/instances/qryn-repository';
 import { scrapeInstrumented, setInstrumented } from '../../server/products/qryn/instrumentation';
-import type { StorageResolver } from '../../server/products/qryn/storage-resolver';
+import type { StorageResolver } from '../../server/products/qryn/storage/storage-resolver';
 
 // Instrumenting the project's ClickHouse clusters (docs/qryn.md "Instrumentation") against the real database and a
 // real ClickHouse server: the calls' validation and roles; a scrape of a running server's system tables lands as

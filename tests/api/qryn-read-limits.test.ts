@@ -6,8 +6,8 @@ import { databaseTargets } from '../support/postgres';
 import { enableQryn } from '../support/qryn';
 import { QrynReadLimits, UpdateReadLimitsBody } from '../../contract/qryn-read-limits';
 import { decodeInput } from '../../contract/common';
-import { findInstanceOfProject } from '../../server/products/qryn/qryn-repository';
-import { clickhouseReadParams, instanceReadSettings } from '../../server/products/qryn/read-settings';
+import { findInstanceOfProject } from '../../server/products/qryn/instances/qryn-repository';
+import { clickhouseReadParams, instanceReadSettings } from '../../server/products/qryn/query/read-settings';
 
 // An instance's own ClickHouse read bounds through the platform API (PGlite, and PostgreSQL when TEST_DATABASE_URL
 // is set): members read them, only an owner changes them, bad values are refused at the field and change nothing,

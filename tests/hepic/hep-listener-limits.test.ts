@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { listenerLimits, startHepListener, type HepListener, type ListenerDeps, type ListenerLimits } from '../../server/products/hepic/hep-listener';
 import { PACKET_COLUMNS } from '../../server/products/hepic/hep-row';
-import type { TsvValue } from '../../server/products/qryn/storage-client';
+import type { TsvValue } from '../../server/products/qryn/storage/storage-client';
 import { hepPacket, sendTcp, sipInvite } from '../support/hepic';
 import { eventually } from '../support/qryn';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startHepListener, type HepListener } from '../../server/products/hepic/hep-listener';
 import { PACKET_COLUMNS } from '../../server/products/hepic/hep-row';
-import type { TsvValue } from '../../server/products/qryn/storage-client';
+import type { TsvValue } from '../../server/products/qryn/storage/storage-client';
 import { hepPacket, sendTcp, sendUdp, sipInvite } from '../support/hepic';
 import { eventually } from '../support/qryn';
 

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHepListener, type HepListener } from '../../server/products/hepic/hep-listener';
 import { PACKET_COLUMNS } from '../../server/products/hepic/hep-row';
-import type { TsvValue } from '../../server/products/qryn/storage-client';
+import type { TsvValue } from '../../server/products/qryn/storage/storage-client';
 import { hepPacket, sipInvite } from '../support/hepic';
 import { eventually } from '../support/qryn';
 

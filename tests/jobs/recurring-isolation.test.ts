@@ -3,7 +3,7 @@ import { startAcmeApi, type ApiHarness } from '../support/api-client';
 import type { HepicBackend } from '../../server/products/hepic/hepic-backend';
 import { findInstanceOfProject as findHepicInstance } from '../../server/products/hepic/hepic-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
-import { findInstanceOfProject as findQrynInstance } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject as findQrynInstance } from '../../server/products/qryn/instances/qryn-repository';
 import { createProject } from '../../server/db/repositories/projects-repository';
 
 // Retention (qryn) and rotation (Hepic) against the real shared storage (a clickhouse-server the platform starts):

@@ -6,11 +6,11 @@ import { runQuery } from '../../packages/logql/engine/evaluate';
 import type { LogQuerier } from '../../packages/logql/storage/querier';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import { JSON_FLAT_COLUMN } from '../../server/products/qryn/flat-json';
-import { createLogsQuerier } from '../../server/products/qryn/logs-querier';
-import { createInstanceSchema, instanceDdl, upgradeInstanceSchema } from '../../server/products/qryn/schema';
-import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
+import { JSON_FLAT_COLUMN } from '../../server/products/qryn/storage/flat-json';
+import { createLogsQuerier } from '../../server/products/qryn/query/logs-querier';
+import { createInstanceSchema, instanceDdl, upgradeInstanceSchema } from '../../server/products/qryn/storage/schema';
+import { storageClient, type StorageClient } from '../../server/products/qryn/storage/storage-client';
+import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage/storage-server';
 
 // The `| json` counting pushdown: which lines log_samples' stored flag calls flat (flat JSON objects whose keys occur
 // once), and that the answer is the same with the flag, without it (a database made before it: the same test per

@@ -4,9 +4,9 @@ import { runQuery, type QueryData, type QueryRequest } from '../../packages/logq
 import type { LogQuerier, LogSelectParams, StoredStream } from '../../packages/logql/storage/querier';
 import type { Value } from '../../packages/promql/engine/value';
 import { formatResult } from '../../packages/promql/engine/format';
-import { bodyBytes, bodyText, writeBody } from '../../server/products/qryn/answer-json';
-import { lokiAnswerBody } from '../../server/products/qryn/logql-evaluate';
-import { promqlAnswerBody } from '../../server/products/qryn/promql-evaluate';
+import { bodyBytes, bodyText, writeBody } from '../../server/products/qryn/http/answer-json';
+import { lokiAnswerBody } from '../../server/products/qryn/query/logql-evaluate';
+import { promqlAnswerBody } from '../../server/products/qryn/query/promql-evaluate';
 
 // Answers written in pieces (head, each series or stream, tail): the pieces joined are, byte for byte, the
 // JSON.stringify of the whole answer the APIs wrote before, and they are written to the client no faster than it

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { CODE_EXAMPLES, SHELL_EXAMPLES, type ShellExample } from '../../contract/qryn-examples';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
-import { findInstance } from '../../server/products/qryn/qryn-repository';
+import { findInstance } from '../../server/products/qryn/instances/qryn-repository';
 
 // Every runnable example of the Data Ingestion pages, exactly as the page renders it, against the local gateway:
 // shell commands executed by bash, Node.js programs by node (with the client library they import, from this

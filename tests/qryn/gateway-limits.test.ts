@@ -5,11 +5,11 @@ import { compressSync } from 'snappy';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
-import { createGateway } from '../../server/products/qryn/gateway';
-import { DEFAULT_GATEWAY_LIMITS, gatewayLimits, type GatewayLimits } from '../../server/products/qryn/gateway-limits';
+import { createGateway } from '../../server/products/qryn/gateway/gateway';
+import { DEFAULT_GATEWAY_LIMITS, gatewayLimits, type GatewayLimits } from '../../server/products/qryn/gateway/gateway-limits';
 import type { Writer } from '../../server/products/qryn/ingest/writer';
-import { findInstance } from '../../server/products/qryn/qryn-repository';
-import { measureStoredBytes } from '../../server/products/qryn/stored-bytes';
+import { findInstance } from '../../server/products/qryn/instances/qryn-repository';
+import { measureStoredBytes } from '../../server/products/qryn/gateway/stored-bytes';
 
 // The gateway's limits: bytes in flight per instance and overall with the storage stalled (429/503 before memory
 // goes), series per push, samples per second, failed sign-ins per credential and address, and bad input that used

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHELL_EXAMPLES } from '../../contract/qryn-examples';
-import { NOT_A_MEMBER_MESSAGE } from '../../server/products/qryn/gateway-session';
+import { NOT_A_MEMBER_MESSAGE } from '../../server/products/qryn/gateway/gateway-session';
 import { startQrynInAcme, stopQrynInAcme, type QrynInAcme } from '../support/qryn-in-acme';
 
 // The console's sign-in as a credential of the project's qryn instance: members read with the access token the

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { PromWriteRequest } from '../../server/products/qryn/ingest/protos';
-import { findInstance } from '../../server/products/qryn/qryn-repository';
+import { findInstance } from '../../server/products/qryn/instances/qryn-repository';
 
 // The gateway's guards and edges: who may push and read, rotation, the fingerprint limit, retention, the other
 // push formats (bulk, Zipkin, Loki JSON as curl sends it), and malformed bodies of every protocol (4xx, nothing stored).

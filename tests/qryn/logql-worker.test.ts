@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { logqlWorkerThreads } from '../../server/products/qryn/loki-api';
+import { logqlWorkerThreads } from '../../server/products/qryn/read/loki-api';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
-import { DRILLDOWN_OFF_MESSAGE } from '../../server/products/qryn/gateway';
+import { DRILLDOWN_OFF_MESSAGE } from '../../server/products/qryn/gateway/gateway';
 
 // Loki's calls about streams against lines pushed here, each expected answer computed from those lines: series,
 // label names and values scoped by a selector and the time range, index stats, index volume (targetLabels,

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
 import { createTokenMinter, type TokenMinter } from '../support/mint-token';
-import { deleteToken, hashSecret, insertToken, updateCredentials } from '../../server/products/qryn/qryn-repository';
+import { deleteToken, hashSecret, insertToken, updateCredentials } from '../../server/products/qryn/instances/qryn-repository';
 import { newApiKey, newSecret, newToken } from '../../server/products/qryn/qryn-backend';
 import { removeMember } from '../../server/db/repositories/organizations-repository';
 import { findUserByEmail } from '../../server/db/repositories/users-repository';

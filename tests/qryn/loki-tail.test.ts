@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
-import { insertToken } from '../../server/products/qryn/qryn-repository';
+import { insertToken } from '../../server/products/qryn/instances/qryn-repository';
 import { newToken } from '../../server/products/qryn/qryn-backend';
-import { TAIL_PROTOCOL } from '../../server/products/qryn/loki-tail';
+import { TAIL_PROTOCOL } from '../../server/products/qryn/read/loki-tail';
 import { tailSocket } from '../../src/services/qryn-logs';
 
 // Loki's live tail over WebSocket, opened as Grafana's Loki datasource opens it (ws:// on the instance URL,

@@ -6,7 +6,7 @@ import LokiTransport from 'winston-loki';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, eventually, type EnabledQryn } from '../support/qryn';
 import { startRecordingProxy } from '../support/recording-proxy';
-import { insertToken } from '../../server/products/qryn/qryn-repository';
+import { insertToken } from '../../server/products/qryn/instances/qryn-repository';
 import { newToken } from '../../server/products/qryn/qryn-backend';
 
 // The instance URL as the console shows it ({PUBLIC_URL}/qryn/{id}, no trailing slash) given to Loki clients that
@@ -122,7 +122,7 @@ describe('every Loki client URL form reaches the instance', () => {
 
 describe('gatewayTarget', () => {
   it('reads the instance id, or leaves it to the credential, from each path form', async () => {
-    const { gatewayTarget } = await import('../../server/products/qryn/gateway');
+    const { gatewayTarget } = await import('../../server/products/qryn/gateway/gateway');
     const id = '0123456789abcdef';
     expect(gatewayTarget(`/qryn/${id}/loki/api/v1/push`)).toEqual({ instanceId: id, path: '/loki/api/v1/push' });
     expect(gatewayTarget(`/qryn/${id}//loki/api/v1/push/`)).toEqual({ instanceId: id, path: '/loki/api/v1/push' });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
-import { findInstance } from '../../server/products/qryn/qryn-repository';
-import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
+import { findInstance } from '../../server/products/qryn/instances/qryn-repository';
+import { createMetricsQuerier } from '../../server/products/qryn/query/metrics-querier';
 import { STALE_NAN, remoteWrite, remoteWriteBody, type GeneratedSeries } from './promql-samples';
 
 // The Prometheus HTTP API of an instance beyond the PromQL corpus (tests/qryn/promql-reference.test.ts): what the

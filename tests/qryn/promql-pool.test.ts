@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPromqlPool, type PromqlPool } from '../../server/products/qryn/promql-pool';
-import { promqlSettings } from '../../server/products/qryn/promql-settings';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
-import { storageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
-import { bodyText } from '../../server/products/qryn/answer-json';
+import { createPromqlPool, type PromqlPool } from '../../server/products/qryn/query/promql-pool';
+import { promqlSettings } from '../../server/products/qryn/query/promql-settings';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
+import { storageClient } from '../../server/products/qryn/storage/storage-client';
+import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage/storage-server';
+import { bodyText } from '../../server/products/qryn/http/answer-json';
 
 // The query workers: a query is evaluated in a worker thread against the storage it is sent, and a query whose
 // client went away is canceled there.

@@ -4,9 +4,9 @@ import { MemoryQuerier, type MemorySeries } from '../../packages/promql/storage/
 import type { Querier } from '../../packages/promql/storage/querier';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { createMetricsQuerier } from '../../server/products/qryn/query/metrics-querier';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 import { comparableValue as plain, startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
 
 // What the metrics querier pushes down to ClickHouse must not change an answer: the same queries evaluated over

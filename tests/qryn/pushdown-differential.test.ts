@@ -8,10 +8,10 @@ import { MemoryQuerier, type MemorySeries } from '../../packages/promql/storage/
 import type { Querier } from '../../packages/promql/storage/querier';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import { createLogsQuerier } from '../../server/products/qryn/logs-querier';
-import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { createLogsQuerier } from '../../server/products/qryn/query/logs-querier';
+import { createMetricsQuerier } from '../../server/products/qryn/query/metrics-querier';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 import { comparableValue as plain, startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseTestFile, type EvalCase } from '../promql/promql-test-runner';

@@ -3,9 +3,9 @@ import { createEngine } from '../../packages/promql/engine/engine';
 import { compileAnchored, compileUnanchored, toClickHouseRegex } from '../../packages/re2-pattern/re2-pattern';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
-import { literal } from '../../server/products/qryn/storage-client';
+import { createMetricsQuerier } from '../../server/products/qryn/query/metrics-querier';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
+import { literal } from '../../server/products/qryn/storage/storage-client';
 import { startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
 
 // The two places where pushdown and the engine differed, each on its own: the regex form ClickHouse 18.16 is sent

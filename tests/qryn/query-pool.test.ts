@@ -1,6 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { afterAll, expect, it } from 'vitest';
-import { createQueryPool } from '../../server/products/qryn/query-pool';
+import { createQueryPool } from '../../server/products/qryn/query/query-pool';
 
 // The query pool shared by PromQL and LogQL: a job is evaluated in a worker thread, and a worker whose evaluation
 // never yields is terminated once the job's timeout and the grace period are past, its job answered as timed out

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../packages/logql/engine/evaluate';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import type { ReadRequest } from '../../server/products/qryn/gateway-http';
-import { evaluateLogql } from '../../server/products/qryn/logql-evaluate';
-import type { LogqlJob } from '../../server/products/qryn/logql-pool';
-import { evaluatePromql } from '../../server/products/qryn/promql-evaluate';
-import type { PromqlQuery } from '../../server/products/qryn/promql-pool';
-import { promqlSettings } from '../../server/products/qryn/promql-settings';
-import { logqlThroughCache, promqlThroughCache, resultsCache } from '../../server/products/qryn/range-cache-calls';
-import { createInstanceSchema } from '../../server/products/qryn/schema';
+import type { ReadRequest } from '../../server/products/qryn/http/gateway-http';
+import { evaluateLogql } from '../../server/products/qryn/query/logql-evaluate';
+import type { LogqlJob } from '../../server/products/qryn/query/logql-pool';
+import { evaluatePromql } from '../../server/products/qryn/query/promql-evaluate';
+import type { PromqlQuery } from '../../server/products/qryn/query/promql-pool';
+import { promqlSettings } from '../../server/products/qryn/query/promql-settings';
+import { logqlThroughCache, promqlThroughCache, resultsCache } from '../../server/products/qryn/query/range-cache-calls';
+import { createInstanceSchema } from '../../server/products/qryn/storage/schema';
 import { startScratchStorage, type ScratchStorage } from '../support/scratch-storage';
-import { bodyText } from '../../server/products/qryn/answer-json';
+import { bodyText } from '../../server/products/qryn/http/answer-json';
 
 // A dashboard's refresh through the results cache on real ClickHouse and the real engines: a 6-hour window
 // refreshed every 30 s, shifted by 30 s each time, with samples and lines arriving between refreshes (on time, and

@@ -5,17 +5,17 @@ import { eventually } from '../support/qryn';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, runQuery } from '../../packages/logql/engine/evaluate';
 import type { LogQuerier } from '../../packages/logql/storage/querier';
-import { createLogsQuerier } from '../../server/products/qryn/logs-querier';
-import { evaluateLogql } from '../../server/products/qryn/logql-evaluate';
-import { createMetricsQuerier } from '../../server/products/qryn/metrics-querier';
-import { evaluatePromql } from '../../server/products/qryn/promql-evaluate';
-import { promqlSettings } from '../../server/products/qryn/promql-settings';
-import { readSettings } from '../../server/products/qryn/read-settings';
-import { seriesRows } from '../../server/products/qryn/series-rows';
-import { StorageError, storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage-server';
+import { createLogsQuerier } from '../../server/products/qryn/query/logs-querier';
+import { evaluateLogql } from '../../server/products/qryn/query/logql-evaluate';
+import { createMetricsQuerier } from '../../server/products/qryn/query/metrics-querier';
+import { evaluatePromql } from '../../server/products/qryn/query/promql-evaluate';
+import { promqlSettings } from '../../server/products/qryn/query/promql-settings';
+import { readSettings } from '../../server/products/qryn/query/read-settings';
+import { seriesRows } from '../../server/products/qryn/query/series-rows';
+import { StorageError, storageClient, type StorageClient } from '../../server/products/qryn/storage/storage-client';
+import { startStorageServer, type StorageServer } from '../../server/products/qryn/storage/storage-server';
 import { NS_PER_S, loadBigLogs, loadManySeries } from '../support/big-read-data';
-import { bodyText } from '../../server/products/qryn/answer-json';
+import { bodyText } from '../../server/products/qryn/http/answer-json';
 
 // qryn's reads bounded while they read, on a real ClickHouse 18.16: a log query stops reading once its limit is
 // met (also when a stage runs in the process), maxLinesRead and maxSamples refuse as the rows arrive, a read that

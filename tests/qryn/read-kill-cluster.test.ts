@@ -1,8 +1,8 @@
 import { eventually } from '../support/qryn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectExternalStorage } from '../../server/products/qryn/external-storage';
-import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import type { StorageEndpoint } from '../../server/products/qryn/storage-server';
+import { connectExternalStorage } from '../../server/products/qryn/storage/external-storage';
+import { storageClient, type StorageClient } from '../../server/products/qryn/storage/storage-client';
+import type { StorageEndpoint } from '../../server/products/qryn/storage/storage-server';
 import { startLocalClickhouseCluster, type LocalClickhouseCluster } from '../support/clickhouse-cluster';
 
 // A read stopped early on a ClickHouse cluster (two local 18.16 servers, one shard each): the distributed query's

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { eventually } from '../support/qryn';
 import { enableTwoTenants, flood, percentile, pushFloodLines, pushSmallData, timedGet, type Tenants, type Timed } from '../support/tenant-reads';
-import { readScheduler } from '../../server/products/qryn/read-scheduler';
-import { findInstance, updateReadLimits } from '../../server/products/qryn/qryn-repository';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { readScheduler } from '../../server/products/qryn/query/read-scheduler';
+import { findInstance, updateReadLimits } from '../../server/products/qryn/instances/qryn-repository';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 
 // The calls around the query languages on one platform and its real ClickHouse: while tenant A floods the label and
 // stats calls, tenant B's label-values call keeps its answer time and never fails, and A's excess is refused 429;

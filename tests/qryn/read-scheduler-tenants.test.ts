@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { eventually } from '../support/qryn';
 import { enableTwoTenants, flood, percentile, pushFloodLines, pushSmallData, smallReads, smallReadUrls, timedGet, type Tenants, type Timed } from '../support/tenant-reads';
-import { readScheduler } from '../../server/products/qryn/read-scheduler';
+import { readScheduler } from '../../server/products/qryn/query/read-scheduler';
 
 // Two tenants on one platform and its real ClickHouse, with the read scheduler's default settings: while tenant A
 // (Acme) floods the read side with 20 clients of an expensive LogQL query, tenant B (another organization) keeps the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/start-platform';
 import { enableQrynOnSeededProject, type EnabledQryn } from '../support/qryn';
-import { DRILLDOWN_OFF_MESSAGE } from '../../server/products/qryn/gateway';
+import { DRILLDOWN_OFF_MESSAGE } from '../../server/products/qryn/gateway/gateway';
 
 // The Config page's two server-side switches change what the gateway does (docs/qryn.md, Settings):
 // - cache: label and series lookups are answered from a 30 s cache (x-qryn-cache: miss, then hit; off when off);

@@ -6,11 +6,11 @@ import { OtlpTraceEncoder } from '../../server/products/qryn/ingest/protos';
 import { TempoTrace, TempoTraceByIDResponse, tempoToObject } from '../support/tempo-proto';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { decodeOtlp, decodeZipkin } from '../../server/products/qryn/ingest/traces';
-import { findInstance } from '../../server/products/qryn/qryn-repository';
-import { createTraceReader } from '../../server/products/qryn/trace-reader';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { findInstance } from '../../server/products/qryn/instances/qryn-repository';
+import { createTraceReader } from '../../server/products/qryn/read/trace-reader';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 import { parseQuery } from '../../packages/traceql/parse';
-import { searchTraces } from '../../server/products/qryn/trace-search';
+import { searchTraces } from '../../server/products/qryn/read/trace-search';
 
 // Tempo's search API over spans pushed the three ways (Zipkin JSON, OTLP JSON, OTLP protobuf): TraceQL's basic form,
 // tag search, tag names and values, and the trace by id in JSON and in Tempo's protobuf, decoded with Tempo's

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_SETTINGS } from '../../server/products/qryn/external-storage';
+import { CLUSTER_SETTINGS } from '../../server/products/qryn/storage/external-storage';
 import { Batch } from '../../server/products/qryn/ingest/batch';
 import { decodeOtlp } from '../../server/products/qryn/ingest/traces';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
-import { storageClient } from '../../server/products/qryn/storage-client';
-import { createTraceReader } from '../../server/products/qryn/trace-reader';
-import { searchTraces } from '../../server/products/qryn/trace-search';
+import { storageClient } from '../../server/products/qryn/storage/storage-client';
+import { createTraceReader } from '../../server/products/qryn/read/trace-reader';
+import { searchTraces } from '../../server/products/qryn/read/trace-search';
 import { parseQuery } from '../../packages/traceql/parse';
 import { clusterForFile, queryNode } from '../support/clickhouse-cluster';
 

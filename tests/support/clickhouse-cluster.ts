@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ServerSupervisor } from '../../server/processes/server-supervisor';
-import { CLICKHOUSE_BINARY } from '../../server/products/qryn/storage-server';
+import { CLICKHOUSE_BINARY } from '../../server/products/qryn/storage/storage-server';
 
 // A ClickHouse cluster of local clickhouse-server 18.16 processes for tests: one shard per server, no replication
 // (Distributed tables work without ZooKeeper). Each server listens on a loopback address of its own (127.0.0.2,

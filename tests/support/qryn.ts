@@ -7,9 +7,9 @@ import { findUserByEmail } from '../../server/db/repositories/users-repository';
 import { createTokenMinter } from './mint-token';
 import { createIntegration } from '../../server/db/repositories/integrations-repository';
 import type { QrynBackend } from '../../server/products/qryn/qryn-backend';
-import { findInstanceOfProject, hashSecret, updateCredentials } from '../../server/products/qryn/qryn-repository';
+import { findInstanceOfProject, hashSecret, updateCredentials } from '../../server/products/qryn/instances/qryn-repository';
 import { newApiKey, newSecret } from '../../server/products/qryn/qryn-backend';
-import { sharedRegion, sharedResourceId } from '../../server/products/qryn/storage-resolver';
+import { sharedRegion, sharedResourceId } from '../../server/products/qryn/storage/storage-resolver';
 
 export interface EnabledQryn {
   backend: QrynBackend;

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Value } from '../../packages/promql/engine/value';
-import { storageClient, type StorageClient } from '../../server/products/qryn/storage-client';
-import { startStorageServer, type StorageEndpoint } from '../../server/products/qryn/storage-server';
+import { storageClient, type StorageClient } from '../../server/products/qryn/storage/storage-client';
+import { startStorageServer, type StorageEndpoint } from '../../server/products/qryn/storage/storage-server';
 
 // A ClickHouse server of a test's own in a temp folder (the pushdown tests read what they wrote, nothing else).
 

@@ -1,4 +1,4 @@
-import { startStorageServer } from '../../server/products/qryn/storage-server';
+import { startStorageServer } from '../../server/products/qryn/storage/storage-server';
 
 // A stand-in platform process for the storage server tests: starts the server, reports its pid and endpoint, and
 // waits to be killed; answers "ping" messages so a test can tell it still runs.

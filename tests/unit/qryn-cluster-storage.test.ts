@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { qrynClickhouseFrom } from '../../server/config';
 import { localInstanceEvents } from '../../server/coordination/instance-events';
 import { claimPort } from '../../server/coordination/port-ownership';
-import { connectExternalStorage } from '../../server/products/qryn/external-storage';
-import { databaseOf, instanceDdl } from '../../server/products/qryn/schema';
-import { splitEndpointUrl } from '../../server/products/qryn/storage-client';
+import { connectExternalStorage } from '../../server/products/qryn/storage/external-storage';
+import { databaseOf, instanceDdl } from '../../server/products/qryn/storage/schema';
+import { splitEndpointUrl } from '../../server/products/qryn/storage/storage-client';
 
 // The settings that point qryn at an existing ClickHouse, the schema it makes there (docs/qryn.md "Storage on an
 // existing ClickHouse"), and the single-instance forms of the coordination parts (tests/api/multi-instance-cluster

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInsertQueue, MAX_GROUP_BYTES } from '../../server/products/qryn/ingest/insert-queue';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 
 // The group commit of sample rows: pushes queued while an insert is on its way go together into the next one, and
 // each push settles only with the insert that carried its rows (acknowledged means stored).

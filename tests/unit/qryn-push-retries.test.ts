@@ -4,7 +4,7 @@ import { createFailedPushes, DEFAULT_PUSH_RETRY_WINDOW_S, pushIdentity, pushRetr
 import { withoutStored } from '../../server/products/qryn/ingest/stored-rows';
 import { createHash } from 'node:crypto';
 import { createWriter, logSamplesRowBinary, metricSamplesRowBinary } from '../../server/products/qryn/ingest/writer';
-import { StorageError, type StorageClient } from '../../server/products/qryn/storage-client';
+import { StorageError, type StorageClient } from '../../server/products/qryn/storage/storage-client';
 
 // The memory of failed pushes: an identity per instance and decoded rows, kept for the window after the last failed
 // attempt, forgotten once stored, bounded in number; and what a retry writes of a push that is partly stored.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createReadScheduler, ReadRefused, ReadTimedOut, type ReadStart } from '../../server/products/qryn/read-scheduler';
-import { readSchedulerSettings } from '../../server/products/qryn/read-scheduler-settings';
-import { checkReadSettings } from '../../server/products/qryn/gateway';
+import { createReadScheduler, ReadRefused, ReadTimedOut, type ReadStart } from '../../server/products/qryn/query/read-scheduler';
+import { readSchedulerSettings } from '../../server/products/qryn/query/read-scheduler-settings';
+import { checkReadSettings } from '../../server/products/qryn/gateway/gateway';
 
-// The read scheduler (server/products/qryn/read-scheduler.ts): reads wait in a queue per instance and are started
+// The read scheduler (server/products/qryn/query/read-scheduler.ts): reads wait in a queue per instance and are started
 // in turn, within the global and per-instance caps; a full queue is refused; the deadline counts the time queued;
 // a read given up while it waits never runs.
 

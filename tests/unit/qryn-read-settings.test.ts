@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkReadSettings, createGateway } from '../../server/products/qryn/gateway';
-import { DEFAULT_GATEWAY_LIMITS } from '../../server/products/qryn/gateway-limits';
+import { checkReadSettings, createGateway } from '../../server/products/qryn/gateway/gateway';
+import { DEFAULT_GATEWAY_LIMITS } from '../../server/products/qryn/gateway/gateway-limits';
 
 describe("the query calls' settings are checked when the gateway is made", () => {
   const saved = process.env.QRYN_LOKI_WORKERS;

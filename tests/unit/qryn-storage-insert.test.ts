@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StorageError, storageClient } from '../../server/products/qryn/storage-client';
+import { StorageError, storageClient } from '../../server/products/qryn/storage/storage-client';
 
 // The sample inserts go over node:http on a keep-alive agent (not fetch): the body arrives whole with the
 // credentials and the endpoint's settings, an error answer keeps ClickHouse's text and code, a kept-alive socket

@@ -3,7 +3,7 @@ import { fork } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startStorageServer } from '../../server/products/qryn/storage-server';
+import { startStorageServer } from '../../server/products/qryn/storage/storage-server';
 
 // The shared storage server: started as a child with a rendered <yandex> config, stopped on close, never left behind
 // by a killed platform, and replaced on the next start when one is found from an earlier platform.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/products/qryn/gateway-http';
-import { DEFAULT_GATEWAY_LIMITS, gatewayLimits } from '../../server/products/qryn/gateway-limits';
-import { createStoredBytesQuota, measureStoredBytes } from '../../server/products/qryn/stored-bytes';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import { HttpError } from '../../server/products/qryn/http/gateway-http';
+import { DEFAULT_GATEWAY_LIMITS, gatewayLimits } from '../../server/products/qryn/gateway/gateway-limits';
+import { createStoredBytesQuota, measureStoredBytes } from '../../server/products/qryn/gateway/stored-bytes';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 
 // The stored-bytes quota's refresh: at most one measure per instance and refresh interval, in the background while
 // under the quota, awaited while over it (so a push after retention is accepted at once); a failed measure keeps

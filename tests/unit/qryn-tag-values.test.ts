@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goDuration, tagType } from '../../server/products/qryn/trace-reader';
+import { goDuration, tagType } from '../../server/products/qryn/read/trace-reader';
 
 // Tag values as Tempo types them: durations written as Go writes them, stored types named as Tempo names them.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWriter } from '../../server/products/qryn/ingest/writer';
 import { Batch } from '../../server/products/qryn/ingest/batch';
-import type { StorageClient } from '../../server/products/qryn/storage-client';
+import type { StorageClient } from '../../server/products/qryn/storage/storage-client';
 
 // A push with new series: time_series and series_labels are sent together (one round trip, not two), the samples
 // are queued only once both are stored, and a failed series insert fails the push with nothing of it queued.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedRange, DEFAULT_RESULTS_CACHE, normaliseQuery, ResultsCache, resultsCacheSettings, type RangeCall } from '../../server/products/qryn/range-cache';
+import { cachedRange, DEFAULT_RESULTS_CACHE, normaliseQuery, ResultsCache, resultsCacheSettings, type RangeCall } from '../../server/products/qryn/query/range-cache';
 
 // The results cache over a stand-in evaluation: a store of points that grows as time goes on (and receives late
 // points), evaluated per step as the engines do. What is checked: a refresh equals a fresh evaluation, evaluates only

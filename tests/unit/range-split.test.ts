@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareLabels as compareMetric } from '../../packages/labels/compare-labels';
-import { mergeSeries, slicePoints, splitInterval, splitRange, type MatrixSeries } from '../../server/products/qryn/range-split';
+import { mergeSeries, slicePoints, splitInterval, splitRange, type MatrixSeries } from '../../server/products/qryn/query/range-split';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 20, 0, 0, 0);

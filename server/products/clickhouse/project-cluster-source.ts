@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import { findProjectCluster, listProcesses, listProjectClusters, type ClusterRow } from '../../db/repositories/clickhouse-repository';
-import type { ProjectClusterSource } from '../qryn/storage-resolver';
+import type { ProjectClusterSource } from '../qryn/storage/storage-resolver';
 import { clustersRoot, INTERNAL_USER, LOCAL_HOST, readInternalSecret } from './local-provisioner';
 import { findRegion } from './price-list';
 

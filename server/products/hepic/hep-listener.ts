@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
 import { decodeHep, splitStream } from './hep-decoder';
-import type { TsvValue } from '../qryn/storage-client';
+import type { TsvValue } from '../qryn/storage/storage-client';
 import { setReceived, toRow, type Transport } from './hep-row';
 import type { UdpBatch } from './hep-udp-protocol';
 import { startUdpReader } from './hep-udp-reader';

@@ -1,4 +1,4 @@
-import type { TsvValue } from '../qryn/storage-client';
+import type { TsvValue } from '../qryn/storage/storage-client';
 import { summariseSip, type HepPacket } from './hep-decoder';
 
 // One stored packet: the columns of `hepic_<id>.hep_packets` (hepic-storage.ts creates the table) and the row a

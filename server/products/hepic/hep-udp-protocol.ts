@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { TsvValue } from '../qryn/storage-client';
+import type { TsvValue } from '../qryn/storage/storage-client';
 
 // The messages between the HEP listener (main thread) and its two UDP threads (hep-udp-reader-thread.mjs, in plain
 // JavaScript, follows these types by hand; hep-udp-worker.ts is the decoder): the reader owns

@@ -6,8 +6,8 @@ import type { ClickhouseBackend } from '../clickhouse/clickhouse-backend';
 import { findRegion } from '../clickhouse/price-list';
 import type { ProductRegistry } from '../product-registry';
 import type { QrynBackend } from '../qryn/qryn-backend';
-import { sharedRegion, sharedResourceId } from '../qryn/storage-resolver';
-import { identifier, literal, storageClient, type StorageClient } from '../qryn/storage-client';
+import { sharedRegion, sharedResourceId } from '../qryn/storage/storage-resolver';
+import { identifier, literal, storageClient, type StorageClient } from '../qryn/storage/storage-client';
 
 // Where a Hepic instance stores its packets (spec §3 Cloud instance: the ClickHouse clusters it can store on):
 // - the project's own ClickHouse clusters that are usable now (managed and active, or external), by cluster id;

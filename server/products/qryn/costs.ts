@@ -1,7 +1,7 @@
 import { spendForFingerprintLimit, type QrynCosts } from '../../../contract/qryn';
 import type { RetentionPolicy } from '../../../contract/stack';
-import { identifier, literal, type StorageClient } from './storage-client';
-import { partsOf } from './stats';
+import { identifier, literal, type StorageClient } from './storage/storage-client';
+import { partsOf } from './storage/stats';
 
 // GET integrations/qryn/costs (docs/qryn.md "Costs"): the current month's cost from what the store measures, never an
 // estimate of anything not measured. Stored bytes come from system.parts (active parts, bytes on disk) of the

@@ -2,9 +2,9 @@ import type { Database, Queryable } from '../../db/database';
 import type { InstrumentedApplication } from '../../../contract/qryn';
 import { Batch } from './ingest/batch';
 import type { Writer } from './ingest/writer';
-import type { QrynInstanceRow } from './qryn-repository';
-import { storageClient, type StorageClient } from './storage-client';
-import type { StorageResolver } from './storage-resolver';
+import type { QrynInstanceRow } from './instances/qryn-repository';
+import { storageClient, type StorageClient } from './storage/storage-client';
+import type { StorageResolver } from './storage/storage-resolver';
 
 // Instrumenting the project's ClickHouse clusters (POST integrations/qryn/instrument, docs/qryn.md
 // "Instrumentation"): a recurring job reads each chosen cluster's system.metrics, system.events and

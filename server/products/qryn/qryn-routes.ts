@@ -24,7 +24,8 @@ import {
 } from '../../../contract/qryn';
 import { ProjectIdQuery } from '../../../contract/common';
 import { READ_LIMIT_NAMES, READ_LIMITS_UPDATED_MESSAGE, UpdateReadLimitsBody, type QrynReadLimits, type ReadLimitField, type ReadLimits } from '../../../contract/qryn-read-limits';
-import { currentReadSettings, instanceReadSettings, type InstanceLimitKey, type InstanceReadLimits, type ReadSettings } from './read-settings';
+import { currentReadSettings, instanceReadSettings, type ReadSettings } from './query/read-settings';
+import type { InstanceLimitKey, InstanceReadLimits } from './instances/read-limits';
 import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
 import { requireCaller, requireOrganization, requireOwner, requireWritable, type Caller } from '../../route-kit/caller';
 import { ApiError, ValidationError, badRequest, decodeOrThrow, notFound, readBody, sendJson } from '../../route-kit/http';
@@ -43,13 +44,13 @@ import {
   updateRetention,
   type QrynInstanceRow,
   type QrynTokenRow,
-} from './qryn-repository';
+} from './instances/qryn-repository';
 import { projectHasPaymentMethod } from '../../db/repositories/clickhouse-repository';
-import { instanceStats } from './stats';
-import { readScheduler } from './read-scheduler';
+import { instanceStats } from './storage/stats';
+import { readScheduler } from './query/read-scheduler';
 import { monthCosts, storedBytesByType } from './costs';
 import { listInstrumented, setInstrumented } from './instrumentation';
-import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage-resolver';
+import { DEFAULT_RETENTION_POLICY_ID, RETENTION_POLICIES, writerRegions } from './storage/storage-resolver';
 
 // qryn's API calls (spec 001 §7 qryn), under /api/integrations/qryn/. Every call names the project (project_id);
 // reads are open to the project's members, read-only members included (the Overview); changes, keys and tokens

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StorageClient } from '../storage-client';
+import type { StorageClient } from '../storage/storage-client';
 
 // Group commit of sample rows: pushes that arrive while an insert into the same table is on its way are combined
 // into the next insert, so 50 concurrent pushes cost a few ClickHouse inserts instead of 50 (each insert is an HTTP

@@ -1,6 +1,6 @@
 import { Batch, IngestError, isRecord, parseNanos, parseRfc3339 } from './batch';
 import { LokiPushRequest, longText } from './protos';
-import { parseStreamLabels } from '../selectors';
+import { parseStreamLabels } from './selectors';
 
 // Loki push (POST /loki/api/v1/push): JSON `{streams: [{stream: {labels}, values: [["<ns>", "line", {metadata}?]]}]}`
 // (and the older `{streams: [{labels: "{…}", entries: [{ts, line}]}]}`), or protobuf logproto.PushRequest.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { identifier, literal, storageClient, StorageError, type StorageClient } from '../storage-client';
+import { identifier, literal, storageClient, StorageError, type StorageClient } from '../storage/storage-client';
 import { Batch, dayOf } from './batch';
 
 // What a retry of a failed push finds already stored (push-retries.ts). Rows are matched as a multiset: a log line by

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { identifier, StorageError, type StorageClient } from '../storage-client';
-import { ensureInstanceTable, upgradeInstanceSchema } from '../schema';
+import { identifier, StorageError, type StorageClient } from '../storage/storage-client';
+import { ensureInstanceTable, upgradeInstanceSchema } from '../storage/schema';
 import { Batch, IngestError, STALE_NAN_BITS, dayOf } from './batch';
 import { FINGERPRINT_LIMIT_REACHED_MESSAGE } from '../../../../contract/qryn';
 import { createInsertQueue } from './insert-queue';
