@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { SPAN_COLUMNS } from '../server/products/qryn/read/trace-reader';
 
 // `npm run bench:tempo`: Tempo search and Loki's live tail on a qryn instance of a platform started here.
 // - search: TRACES traces of SPANS spans each pushed as OTLP JSON, then each TraceQL query RUNS times over the last
 //   hour; the median and the slowest answer time are printed, for the structural search next to one ClickHouse query
-//   that finds the same 20 traces directly.
+//   that reads the same rows directly (the spans of the 20 traces
+//   the relation finds, with the columns a search reads).
 // - metrics: each TraceQL metrics query RUNS times over the same hour, next to one ClickHouse query that reads the
 //   same rows directly (what the storage alone costs).
 // - tail: a live tail is opened, LINES lines are pushed one at a time; the time from the push's answer to the line's
@@ -32,8 +34,9 @@ const QUERIES = [
 
 // The 20 newest traces of a search found by one ClickHouse query (what the storage alone costs).
 const SEARCH_DIRECT: Record<string, (spans: string, where: string) => string> = {
+  // The rows the answer is made of: the spans of the 20 traces the relation finds, with the columns a search reads.
   '{ kind = server } > { status = error }': (t, w) =>
-    `SELECT trace_id FROM ${t} WHERE ${w} AND status_code = 2 AND (trace_id, parent_id) IN (SELECT trace_id, span_id FROM ${t} WHERE ${w} AND kind = 'SERVER') GROUP BY trace_id ORDER BY min(timestamp_ns) DESC LIMIT 20`,
+    `SELECT ${SPAN_COLUMNS} FROM ${t} WHERE ${w} AND trace_id IN (SELECT trace_id FROM ${t} WHERE ${w} AND status_code = 2 AND (trace_id, parent_id) IN (SELECT trace_id, span_id FROM ${t} WHERE ${w} AND kind = 'SERVER') GROUP BY trace_id ORDER BY min(timestamp_ns) DESC LIMIT 20)`,
 };
 
 // TraceQL metrics over the last hour (step 60s), each next to one ClickHouse query over the same rows.
