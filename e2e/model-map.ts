@@ -38,7 +38,7 @@ export function mapProblems(model: BrowserMap): string[] {
  * browser columns, and `npm test` fails for a catalogue machine that has neither a walk nor an entry here.
  */
 const NOT_YET = 'no generated walk yet; hand-written browser specs cover its screen';
-const EXPLORER = "no generated walk yet: the explorer's views and machines are being reworked; e2e/qryn-explorer*.spec.ts cover its screens";
+const EXPLORER = 'no generated walk yet; hand-written browser specs (e2e/qryn-explorer*.spec.ts) cover its screens';
 export const WALKS_NOT_WRITTEN: Record<string, string> = {
   // Walked once on a fresh Acme project with qryn: the real server answered the confirm with 409 "already scheduled
   // for cancellation", so the walk needs a subscription that stays active (a card on file, as e2e/stack.spec.ts sets).
