@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathId } from '../../e2e/model-map';
 import { generateModelPaths } from '../../src/lib/model-paths';
 import { switchMachine, switchSamples } from '../fixtures/model-walk/switch-machine';
@@ -22,7 +22,11 @@ const run = (command: string, args: string[], extra: Record<string, string> = {}
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 };
 
-describe.skipIf(!existsSync('/usr/bin/chromium'))('browser walker on a broken fixture path', () => {
+describe('browser walker on a broken fixture path', () => {
+  // npm test installs the browser before this runs; without it the walker is untested, which must not pass quietly.
+  beforeAll(() => {
+    if (!existsSync('/usr/bin/chromium')) throw new Error("Debian's chromium is missing: run bash scripts/install-chromium.sh (npm test does)");
+  });
   const paths = generateModelPaths(switchMachine, switchSamples);
   // One path: off → on → off; it fails where it reaches on.
   const broken = paths[0]!;
