@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Database } from '../../server/db/database';
 import type { ProductRegistry } from '../../server/products/product-registry';
 import type { PlatformConfig } from '../../server/config';
@@ -137,4 +138,17 @@ export function flood(a: EnabledQryn, clients: number, urls: () => string[] = ()
       return results;
     },
   };
+}
+
+/**
+ * Tenant B's reads under A's flood keep their latency and never fail: every one answered 200, and the p50 within 5×
+ * of B's p50 alone (the 150 ms beside it absorbs a loaded machine's noise on a p50 of a few ms).
+ */
+export function expectLatencyKept(what: string, alone: Timed[], under: Timed[], floodAnswers: number): void {
+  const p50Alone = percentile(alone.map((r) => r.ms), 50);
+  const p50Under = percentile(under.map((r) => r.ms), 50);
+  console.log(`tenant B ${what} p50 alone ${p50Alone.toFixed(0)} ms, under A's flood ${p50Under.toFixed(0)} ms; A: ${floodAnswers} answers`);
+  expect(under).toHaveLength(alone.length);
+  expect(under.map((r) => r.status)).toEqual(Array(alone.length).fill(200));
+  expect(p50Under).toBeLessThanOrEqual(Math.max(5 * p50Alone, p50Alone + 150));
 }
