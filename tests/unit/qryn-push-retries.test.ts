@@ -93,6 +93,22 @@ describe('the failed pushes', () => {
     expect(failed.get('a')?.queryIds.at(-1)).toBe('q39');
   });
 
+  it("holds at most its share per instance, so one instance failing many pushes keeps another's failures", () => {
+    let now = T0;
+    const failed = createFailedPushes(60_000, () => now, 10, 3);
+    failed.failed('b1', 'i2', ['qb']);
+    // More than the whole bound: without a share per instance, i2's failure (the oldest) would be forgotten.
+    for (let i = 0; i < 12; i++) {
+      now++;
+      failed.failed(`a${i}`, 'i1', []);
+    }
+    // i1 keeps its 3 newest; i2's older failure is still known, so its retry is recognised.
+    expect(['a9', 'a10', 'a11'].map((id) => failed.get(id) !== undefined)).toEqual([true, true, true]);
+    expect(failed.get('a8')).toBeUndefined();
+    expect(failed.get('b1')?.queryIds).toEqual(['qb']);
+    expect(failed.size).toBe(4);
+  });
+
   it('remembers nothing with a window of 0', () => {
     const failed = createFailedPushes(0, () => T0);
     failed.failed('p', 'i1', ['q']);

@@ -14,6 +14,12 @@ export const DEFAULT_PUSH_RETRY_WINDOW_S = 600;
 /** Failed pushes remembered at most (each about 200 bytes); past it the oldest are forgotten first. */
 export const MAX_FAILED_PUSHES = 20_000;
 
+/**
+ * Failed pushes remembered at most for one instance: past it that instance's oldest are forgotten first, so one
+ * tenant failing many pushes cannot push another tenant's failures out of memory (and their retries into doubles).
+ */
+export const MAX_FAILED_PUSHES_PER_INSTANCE = 2_000;
+
 /** The insert query ids kept per failed push (each attempt adds its own, a few per attempt). */
 const MAX_QUERY_IDS = 32;
 
@@ -47,7 +53,7 @@ export interface FailedPush {
   queryIds: string[];
 }
 
-export function createFailedPushes(windowMs: number, nowMs: () => number, max = MAX_FAILED_PUSHES) {
+export function createFailedPushes(windowMs: number, nowMs: () => number, max = MAX_FAILED_PUSHES, maxPerInstance = MAX_FAILED_PUSHES_PER_INSTANCE) {
   // Insertion order is the order of the last failure: the first entries are the oldest.
   const pushes = new Map<string, FailedPush>();
   const perInstance = new Map<string, number>();
@@ -90,6 +96,13 @@ export function createFailedPushes(windowMs: number, nowMs: () => number, max = 
       pushes.set(identity, { instanceId, atMs: nowMs(), queryIds: ids });
       perInstance.set(instanceId, (perInstance.get(instanceId) ?? 0) + 1);
       expire();
+      if ((perInstance.get(instanceId) ?? 0) > maxPerInstance) {
+        for (const [oldest, entry] of pushes) {
+          if (entry.instanceId !== instanceId) continue;
+          remove(oldest, entry);
+          break;
+        }
+      }
       for (const [oldest, entry] of pushes) {
         if (pushes.size <= max) break;
         remove(oldest, entry);
