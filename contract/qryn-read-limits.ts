@@ -1,10 +1,14 @@
 import { Schema } from 'effect';
 
 // An instance's own ClickHouse bounds for its reads (docs/qryn.md "Reads of many instances"): each one set replaces
-// the platform's QRYN_READ_MAX_* default for that instance, lower or higher; null keeps the default. Read by the
+// the platform's QRYN_READ_MAX_* default for that instance, within it (an instance may tighten the shared storage's
+// bounds, never loosen them); null keeps the default. Read by the
 // project's members, set by an owner of the organization (a personal project's owner).
 
 export const READ_LIMITS_UPDATED_MESSAGE = 'The read limits have been updated.';
+
+/** A limit past the platform's own (or 0, no bound, where the platform has one). */
+export const readLimitOverPlatform = (bound: number) => `Must be between 1 and ${bound.toLocaleString('en-US')}, the platform's limit.`;
 
 /** The limits' names as the API and ClickHouse name them, with their bounds (0: no bound, where ClickHouse allows it). */
 export const READ_LIMIT_FIELDS = {

@@ -4,7 +4,7 @@ import { Schema } from 'effect';
 import { startApi, type ApiHarness } from '../support/api-client';
 import { databaseTargets } from '../support/postgres';
 import { enableQryn } from '../support/qryn';
-import { QrynReadLimits, UpdateReadLimitsBody } from '../../contract/qryn-read-limits';
+import { QrynReadLimits, UpdateReadLimitsBody, readLimitOverPlatform } from '../../contract/qryn-read-limits';
 import { decodeInput } from '../../contract/common';
 import { findInstanceOfProject } from '../../server/products/qryn/instances/qryn-repository';
 import { clickhouseReadParams, instanceReadSettings } from '../../server/products/qryn/query/read-settings';
@@ -36,25 +36,25 @@ describe.each(databaseTargets())('qryn read limits ($kind)', (target) => {
   const q = () => ({ project_id: productionId });
   const read = async (token: string) => Schema.decodeUnknownSync(QrynReadLimits)((await api.request('GET', 'integrations/qryn/read-limits', { token, query: q() })).body);
 
-  it('starts with the platform defaults; an owner lowers one and raises another, and the reads carry them', async () => {
+  it('starts with the platform defaults; an owner lowers two, and the reads carry them', async () => {
     const before = await read(owner);
     expect(before.limits).toEqual(NONE);
     expect(before.effective).toEqual(before.defaults);
     expect(before.can_edit).toBe(true);
 
-    const body = { ...NONE, max_threads: 1, max_rows_to_read: before.defaults.max_rows_to_read * 2 };
+    const body = { ...NONE, max_threads: 1, max_rows_to_read: before.defaults.max_rows_to_read / 2 };
     const put = await api.request('PUT', 'integrations/qryn/read-limits', { token: owner, query: q(), body });
     expect(put.status).toBe(200);
     expect(put.body.message).toBe('The read limits have been updated.');
     const after = await read(viewer);
     expect(after.limits).toEqual(body);
-    expect(after.effective).toEqual({ ...before.defaults, max_threads: 1, max_rows_to_read: before.defaults.max_rows_to_read * 2 });
+    expect(after.effective).toEqual({ ...before.defaults, max_threads: 1, max_rows_to_read: before.defaults.max_rows_to_read / 2 });
     expect(after.can_edit).toBe(false);
 
     const instance = (await findInstanceOfProject(api.db, productionId))!;
     const params = clickhouseReadParams(instanceReadSettings(instance.read_limits));
     expect(params).toContain('max_threads=1');
-    expect(params).toContain(`max_rows_to_read=${before.defaults.max_rows_to_read * 2}`);
+    expect(params).toContain(`max_rows_to_read=${before.defaults.max_rows_to_read / 2}`);
 
     // Back to the defaults.
     await api.request('PUT', 'integrations/qryn/read-limits', { token: owner, query: q(), body: NONE });
@@ -69,6 +69,24 @@ describe.each(databaseTargets())('qryn read limits ($kind)', (target) => {
     }
     expect((await read(owner)).limits).toEqual(NONE);
     expect((await read(developer)).can_edit).toBe(false);
+  });
+
+  it("refuses limits looser than the platform's (400 naming the field), since the storage is shared, and keeps what was stored", async () => {
+    const { defaults } = await read(owner);
+    await api.request('PUT', 'integrations/qryn/read-limits', { token: owner, query: q(), body: { ...NONE, max_threads: 2 } });
+    for (const [field, value] of [
+      ['max_rows_to_read', defaults.max_rows_to_read + 1],
+      ['max_memory_usage', 0],
+      ['max_execution_time', defaults.max_execution_time * 10],
+    ] as const) {
+      const response = await api.request('PUT', 'integrations/qryn/read-limits', { token: owner, query: q(), body: { ...NONE, [field]: value } });
+      expect(response.status, field).toBe(400);
+      expect(response.body.details).toEqual({ [field]: [readLimitOverPlatform(defaults[field])] });
+    }
+    expect((await read(owner)).limits).toEqual({ ...NONE, max_threads: 2 });
+    // Where the platform sets no bound (0), the instance may set any.
+    expect(defaults.max_threads).toBe(0);
+    await api.request('PUT', 'integrations/qryn/read-limits', { token: owner, query: q(), body: NONE });
   });
 
   it('names the field of a bad value (400) and keeps what was stored', async () => {

@@ -23,7 +23,7 @@ import {
   type QrynMetrics,
 } from '../../../contract/qryn';
 import { ProjectIdQuery } from '../../../contract/common';
-import { READ_LIMIT_NAMES, READ_LIMITS_UPDATED_MESSAGE, UpdateReadLimitsBody, type QrynReadLimits, type ReadLimitField, type ReadLimits } from '../../../contract/qryn-read-limits';
+import { READ_LIMIT_NAMES, READ_LIMITS_UPDATED_MESSAGE, readLimitOverPlatform, UpdateReadLimitsBody, type QrynReadLimits, type ReadLimitField, type ReadLimits } from '../../../contract/qryn-read-limits';
 import { currentReadSettings, instanceReadSettings, type ReadSettings } from './query/read-settings';
 import type { InstanceLimitKey, InstanceReadLimits } from './instances/read-limits';
 import type { ApiContext, ApiRouter } from '../../route-kit/api-context';
@@ -302,8 +302,8 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     sendJson(res, 200, { message: FINGERPRINT_LIMIT_UPDATED_MESSAGE, limit: body.limit });
   });
 
-  // An instance's own ClickHouse read bounds: read by the project's members, changed by an owner only, since they
-  // decide how much of the shared storage one instance's reads may take.
+  // An instance's own ClickHouse read bounds: read by the project's members, changed by an owner only, and only
+  // within the platform's, since they decide how much of the shared storage one instance's reads may take.
   async function mayEditLimits(caller: Caller): Promise<boolean> {
     if (caller.organizationId === null) return true;
     return Boolean((await caller.membership())?.owner);
@@ -320,11 +320,18 @@ export function registerQrynRoutes(router: ApiRouter, ctx: ApiContext, qryn: Qry
     const body = decodeOrThrow(UpdateReadLimitsBody, await bodyOf(req));
     const instance = await instanceOf(caller, query, 'read');
     if (caller.organizationId !== null) await requireOwner(caller);
+    // The storage is shared: an instance may tighten the platform's bounds, never loosen them (0 is no bound).
+    const platform = currentReadSettings();
     const stored: InstanceReadLimits = {};
+    const over: Record<string, string[]> = {};
     for (const name of READ_LIMIT_NAMES) {
       const value = body[name];
-      if (value !== null) stored[LIMIT_KEYS[name]] = value;
+      if (value === null) continue;
+      const bound = platform[LIMIT_KEYS[name]];
+      if (bound > 0 && (value === 0 || value > bound)) over[name] = [readLimitOverPlatform(bound)];
+      stored[LIMIT_KEYS[name]] = value;
     }
+    if (Object.keys(over).length > 0) throw new ValidationError(over);
     await updateReadLimits(ctx.db, instance.id, stored);
     // The gateway reads the instance from its credential cache: forget it so the limits hold from the next read.
     await qryn.invalidate();

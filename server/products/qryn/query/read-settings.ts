@@ -82,7 +82,7 @@ export function currentReadSettings(): ReadSettings {
 }
 
 
-/** The platform's settings with an instance's own limits in place of the ones it sets (lower or higher). */
+/** The platform's settings with an instance's own limits in place of the ones it sets (the API keeps them within). */
 export function instanceReadSettings(limits: InstanceReadLimits | null | undefined, base: ReadSettings = currentReadSettings()): ReadSettings {
   const out = { ...base };
   for (const key of INSTANCE_LIMIT_KEYS) {
